@@ -1,0 +1,73 @@
+package io.posekit.asset;
+
+import io.posekit.clip.Track;
+import io.posekit.skinning.Primitive;
+import java.util.List;
+
+/**
+ * The format-neutral import tree an importer emits: nodes in the file's own order with parent links,
+ * skins, mesh instances and clips referring to nodes by their position in {@link #nodes()}. The
+ * {@link ModelBuilder} turns it into the runtime {@link Model} (parent-first rig, indices remapped,
+ * defaults filled in, everything validated).
+ *
+ * @param nodes the scene-graph nodes
+ * @param skins the skins
+ * @param meshes the mesh instances
+ * @param clips the animations
+ * @param warnings things the importer accepted but the user should know (reported in the summary)
+ */
+public record ImportScene(List<Node> nodes, List<Skin> skins, List<MeshInstance> meshes, List<Clip> clips,
+        List<String> warnings) {
+
+    public ImportScene {
+        nodes = List.copyOf(nodes);
+        skins = List.copyOf(skins);
+        meshes = List.copyOf(meshes);
+        clips = List.copyOf(clips);
+        warnings = List.copyOf(warnings);
+    }
+
+    /**
+     * A node with its rest local transform.
+     *
+     * @param name the node's name, or {@code null}
+     * @param parent index in {@link ImportScene#nodes()} of the parent, {@code -1} for a root
+     * @param sourceIndex the node's index in the file (glTF node index), or {@code -1}
+     * @param translation 3 floats
+     * @param rotation quaternion {@code [x,y,z,w]} (normalised by the builder)
+     * @param scale 3 floats
+     */
+    public record Node(String name, int parent, int sourceIndex, float[] translation, float[] rotation, float[] scale) {
+    }
+
+    /**
+     * A skin.
+     *
+     * @param name the skin's name, or {@code null}
+     * @param joints node indices (into {@link ImportScene#nodes()}) of the joints, in the skin's order
+     * @param inverseBindMatrices 16 floats per joint, column-major, or {@code null} for identities
+     */
+    public record Skin(String name, int[] joints, float[] inverseBindMatrices) {
+    }
+
+    /**
+     * A placement of a mesh on a node.
+     *
+     * @param name the mesh's name, or {@code null}
+     * @param node node index (into {@link ImportScene#nodes()}) of the carrying node
+     * @param skin skin index, or {@code -1}
+     * @param sourceMesh the mesh's index in the file, or {@code -1}
+     * @param primitives the mesh's primitives (joint indices refer to the skin's joints)
+     */
+    public record MeshInstance(String name, int node, int skin, int sourceMesh, List<Primitive> primitives) {
+    }
+
+    /**
+     * An animation.
+     *
+     * @param name the clip's name, or {@code null} (the builder names it {@code animation_{index}})
+     * @param tracks tracks whose {@link Track#node()} is an index into {@link ImportScene#nodes()}
+     */
+    public record Clip(String name, List<Track> tracks) {
+    }
+}

@@ -1,0 +1,77 @@
+package io.posekit.asset;
+
+import io.posekit.clip.Clip;
+import io.posekit.rig.Rig;
+import io.posekit.rig.Skin;
+import io.posekit.skinning.MeshInstance;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The format-neutral runtime model of one imported asset: its rig (all scene nodes, parent-first), skins,
+ * mesh instances and clips, plus the warnings raised while importing. Built once per upload by
+ * {@link ModelBuilder}; immutable and shared by all requests.
+ *
+ * <p>Model space is the space of the scene root (glTF scene space).
+ *
+ * @param format the source format
+ * @param rig the node hierarchy and rest pose
+ * @param skins skins, in file order
+ * @param meshes mesh instances, in node order
+ * @param clips clips, in file order
+ * @param warnings import warnings
+ */
+public record Model(AssetFormat format, Rig rig, List<Skin> skins, List<MeshInstance> meshes, List<Clip> clips,
+        List<String> warnings) {
+
+    public Model {
+        skins = List.copyOf(skins);
+        meshes = List.copyOf(meshes);
+        clips = List.copyOf(clips);
+        warnings = List.copyOf(warnings);
+    }
+
+    /**
+     * Finds a clip by name, or else by index when {@code nameOrIndex} is a decimal number.
+     *
+     * @return the clip's index
+     */
+    public Optional<Integer> findClip(String nameOrIndex) {
+        for (int i = 0; i < clips.size(); i++) {
+            if (clips.get(i).name().equals(nameOrIndex)) {
+                return Optional.of(i);
+            }
+        }
+        if (!nameOrIndex.isEmpty() && nameOrIndex.length() < 10 && nameOrIndex.chars().allMatch(Character::isDigit)) {
+            int index = Integer.parseInt(nameOrIndex);
+            if (index < clips.size()) {
+                return Optional.of(index);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Approximate heap footprint in bytes (shared primitives counted once), for cache weighing. */
+    public long footprintBytes() {
+        long bytes = 256 + rig.footprintBytes();
+        for (Skin s : skins) {
+            bytes += s.footprintBytes();
+        }
+        java.util.Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (MeshInstance m : meshes) {
+            bytes += 64;
+            for (var p : m.primitives()) {
+                if (seen.add(p)) {
+                    bytes += p.footprintBytes();
+                }
+            }
+        }
+        for (Clip c : clips) {
+            bytes += c.footprintBytes();
+        }
+        for (String w : warnings) {
+            bytes += 40 + 2L * w.length();
+        }
+        return bytes;
+    }
+}

@@ -1,0 +1,178 @@
+package io.posekit.math;
+
+import org.joml.Matrix3d;
+import org.joml.Matrix4d;
+import org.joml.Quaterniond;
+
+/**
+ * Static operations on 4×4 matrices stored column-major in flat arrays: element (row r, column c) of the
+ * matrix starting at offset {@code o} is at {@code o + 4*c + r}; the translation is at {@code o+12..o+14}.
+ * This is the layout of glTF, OpenGL and three.js. Arithmetic is done in double precision whatever the
+ * storage type, so chains of products (deep hierarchies) lose at most one float rounding per step.
+ *
+ * <p>All methods are allocation-free unless documented otherwise; the output may alias an input only where
+ * a method says so.
+ */
+public final class Matrices {
+
+    private Matrices() {
+    }
+
+    /** Writes the identity matrix at {@code out[o..o+15]}. */
+    public static void identity(float[] out, int o) {
+        for (int i = 0; i < 16; i++) {
+            out[o + i] = (i % 5 == 0) ? 1f : 0f;
+        }
+    }
+
+    /**
+     * Composes {@code T · R · S} (translation, unit quaternion {@code [x,y,z,w]}, scale) into a column-major
+     * matrix. The quaternion is used as given; callers keep it normalised.
+     */
+    public static void composeTrs(float[] t, int ti, float[] r, int ri, float[] s, int si, double[] out, int o) {
+        double x = r[ri], y = r[ri + 1], z = r[ri + 2], w = r[ri + 3];
+        double sx = s[si], sy = s[si + 1], sz = s[si + 2];
+        double x2 = x + x, y2 = y + y, z2 = z + z;
+        double xx = x * x2, xy = x * y2, xz = x * z2;
+        double yy = y * y2, yz = y * z2, zz = z * z2;
+        double wx = w * x2, wy = w * y2, wz = w * z2;
+        out[o] = (1 - (yy + zz)) * sx;
+        out[o + 1] = (xy + wz) * sx;
+        out[o + 2] = (xz - wy) * sx;
+        out[o + 3] = 0;
+        out[o + 4] = (xy - wz) * sy;
+        out[o + 5] = (1 - (xx + zz)) * sy;
+        out[o + 6] = (yz + wx) * sy;
+        out[o + 7] = 0;
+        out[o + 8] = (xz + wy) * sz;
+        out[o + 9] = (yz - wx) * sz;
+        out[o + 10] = (1 - (xx + yy)) * sz;
+        out[o + 11] = 0;
+        out[o + 12] = t[ti];
+        out[o + 13] = t[ti + 1];
+        out[o + 14] = t[ti + 2];
+        out[o + 15] = 1;
+    }
+
+    /**
+     * {@code out = a · b} for affine matrices (bottom rows {@code 0,0,0,1}), computed in double and stored
+     * as float. {@code out} may not alias {@code a} or {@code b}.
+     */
+    public static void multiplyAffine(float[] a, int ao, double[] b, int bo, float[] out, int o) {
+        for (int c = 0; c < 4; c++) {
+            double b0 = b[bo + 4 * c], b1 = b[bo + 4 * c + 1], b2 = b[bo + 4 * c + 2], b3 = b[bo + 4 * c + 3];
+            out[o + 4 * c] = (float) (a[ao] * b0 + a[ao + 4] * b1 + a[ao + 8] * b2 + a[ao + 12] * b3);
+            out[o + 4 * c + 1] = (float) (a[ao + 1] * b0 + a[ao + 5] * b1 + a[ao + 9] * b2 + a[ao + 13] * b3);
+            out[o + 4 * c + 2] = (float) (a[ao + 2] * b0 + a[ao + 6] * b1 + a[ao + 10] * b2 + a[ao + 14] * b3);
+            out[o + 4 * c + 3] = c == 3 ? 1f : 0f;
+        }
+    }
+
+    /** {@code out = a · b} for general 4×4 matrices, in double, stored as float. No aliasing. */
+    public static void multiply(float[] a, int ao, float[] b, int bo, float[] out, int o) {
+        for (int c = 0; c < 4; c++) {
+            double b0 = b[bo + 4 * c], b1 = b[bo + 4 * c + 1], b2 = b[bo + 4 * c + 2], b3 = b[bo + 4 * c + 3];
+            for (int r = 0; r < 4; r++) {
+                out[o + 4 * c + r] = (float) (a[ao + r] * b0 + a[ao + 4 + r] * b1 + a[ao + 8 + r] * b2
+                        + a[ao + 12 + r] * b3);
+            }
+        }
+    }
+
+    /**
+     * Writes the 3×3 normal matrix (inverse transpose of the upper-left 3×3 of {@code m}), column-major, at
+     * {@code out[o..o+8]}. A singular matrix (a joint scaled to zero) yields the zero matrix, so vertices
+     * bound only to it get a zero normal rather than NaN.
+     */
+    public static void normalMatrix(float[] m, int mo, float[] out, int o) {
+        double a = m[mo], b = m[mo + 4], c = m[mo + 8];
+        double d = m[mo + 1], e = m[mo + 5], f = m[mo + 9];
+        double g = m[mo + 2], h = m[mo + 6], i = m[mo + 10];
+        // cofactors of the row-major [[a b c][d e f][g h i]]; inverse transpose = cofactor matrix / det
+        double ca = e * i - f * h, cb = -(d * i - f * g), cc = d * h - e * g;
+        double cd = -(b * i - c * h), ce = a * i - c * g, cf = -(a * h - b * g);
+        double cg = b * f - c * e, ch = -(a * f - c * d), ci = a * e - b * d;
+        double det = a * ca + b * cb + c * cc;
+        double k = det == 0 || !Double.isFinite(det) ? 0 : 1 / det;
+        // (M^-1)^T = cofactor(M) / det; store column-major: element (r,c) at 3c+r
+        out[o] = (float) (ca * k);
+        out[o + 1] = (float) (cd * k);
+        out[o + 2] = (float) (cg * k);
+        out[o + 3] = (float) (cb * k);
+        out[o + 4] = (float) (ce * k);
+        out[o + 5] = (float) (ch * k);
+        out[o + 6] = (float) (cc * k);
+        out[o + 7] = (float) (cf * k);
+        out[o + 8] = (float) (ci * k);
+    }
+
+    /**
+     * Inverts a general 4×4 matrix in double precision (JOML). Returns false, leaving {@code out} untouched,
+     * when the matrix is singular or not finite.
+     */
+    public static boolean invert(float[] m, int mo, float[] out, int o) {
+        Matrix4d d = new Matrix4d().set(toDouble(m, mo));
+        double det = d.determinant();
+        if (det == 0 || !Double.isFinite(det)) {
+            return false;
+        }
+        d.invert();
+        for (int c = 0; c < 4; c++) {
+            for (int r = 0; r < 4; r++) {
+                out[o + 4 * c + r] = (float) d.get(c, r);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Decomposes an affine matrix into translation, rotation {@code [x,y,z,w]} and scale such that
+     * {@code composeTrs(t, r, s) == m} whenever {@code m} has no shear. A negative determinant (a mirror) is
+     * represented by a negative x scale, as three.js does. Zero scale axes give the identity rotation for
+     * the degenerate part.
+     *
+     * @return the largest absolute difference between {@code m} and the recomposed matrix, so a caller can
+     *     warn about shear that TRS cannot represent
+     */
+    public static double decompose(float[] m, int mo, float[] t, int ti, float[] r, int ri, float[] s, int si) {
+        double[] dm = toDouble(m, mo);
+        double sx = Math.sqrt(dm[0] * dm[0] + dm[1] * dm[1] + dm[2] * dm[2]);
+        double sy = Math.sqrt(dm[4] * dm[4] + dm[5] * dm[5] + dm[6] * dm[6]);
+        double sz = Math.sqrt(dm[8] * dm[8] + dm[9] * dm[9] + dm[10] * dm[10]);
+        Matrix3d basis = new Matrix3d(dm[0], dm[1], dm[2], dm[4], dm[5], dm[6], dm[8], dm[9], dm[10]);
+        if (basis.determinant() < 0) {
+            sx = -sx;
+        }
+        Quaterniond q = new Quaterniond();
+        if (sx != 0 && sy != 0 && sz != 0) {
+            Matrix3d rot = new Matrix3d(dm[0] / sx, dm[1] / sx, dm[2] / sx, dm[4] / sy, dm[5] / sy, dm[6] / sy,
+                    dm[8] / sz, dm[9] / sz, dm[10] / sz);
+            q.setFromNormalized(rot).normalize();
+        }
+        t[ti] = (float) dm[12];
+        t[ti + 1] = (float) dm[13];
+        t[ti + 2] = (float) dm[14];
+        r[ri] = (float) q.x;
+        r[ri + 1] = (float) q.y;
+        r[ri + 2] = (float) q.z;
+        r[ri + 3] = (float) q.w;
+        s[si] = (float) sx;
+        s[si + 1] = (float) sy;
+        s[si + 2] = (float) sz;
+        double[] back = new double[16];
+        composeTrs(t, ti, r, ri, s, si, back, 0);
+        double err = 0;
+        for (int i = 0; i < 16; i++) {
+            err = Math.max(err, Math.abs(back[i] - dm[i]));
+        }
+        return err;
+    }
+
+    private static double[] toDouble(float[] m, int mo) {
+        double[] d = new double[16];
+        for (int i = 0; i < 16; i++) {
+            d[i] = m[mo + i];
+        }
+        return d;
+    }
+}

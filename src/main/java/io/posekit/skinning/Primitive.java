@@ -1,0 +1,166 @@
+package io.posekit.skinning;
+
+import java.util.List;
+
+/**
+ * Geometry of one mesh primitive in mesh space (the bind shape), as flat arrays.
+ *
+ * <ul>
+ *   <li>{@code positions}: 3 floats per vertex.</li>
+ *   <li>{@code normals}: 3 floats per vertex, or {@code null}.</li>
+ *   <li>{@code tangents}: 4 floats per vertex (xyz direction, w = ±1 handedness), or {@code null}.</li>
+ *   <li>{@code indices}: vertex indices, or {@code null} for non-indexed geometry.</li>
+ *   <li>Influences: {@code influencesPerVertex} (k, a multiple of 4; 0 when the primitive carries no skin
+ *       weights) slots per vertex. Slot {@code j} of vertex {@code v} is at {@code v*k + j}; slots
+ *       {@code 4s..4s+3} come from influence set {@code s} (glTF {@code JOINTS_s}/{@code WEIGHTS_s}).
+ *       {@code joints} are indices into the skin's joint list, {@code weights} the decoded weights exactly
+ *       as stored (not renormalised; skinning normalises per vertex). Unused slots have weight 0.</li>
+ * </ul>
+ *
+ * <p>Immutable; the arrays returned are shared storage that callers must not modify.
+ */
+public final class Primitive {
+
+    private final PrimitiveMode mode;
+    private final List<String> attributes;
+    private final int vertexCount;
+    private final float[] positions;
+    private final float[] normals;
+    private final float[] tangents;
+    private final int[] indices;
+    private final int influencesPerVertex;
+    private final int[] joints;
+    private final float[] weights;
+
+    /**
+     * @param mode topology
+     * @param attributes names of the attributes the source primitive had (e.g. {@code POSITION},
+     *     {@code TEXCOORD_0}), for reporting
+     * @param positions 3 per vertex
+     * @param normals 3 per vertex, or {@code null}
+     * @param tangents 4 per vertex, or {@code null}
+     * @param indices vertex indices, or {@code null}
+     * @param influencesPerVertex k, a multiple of 4 (0 = no influences)
+     * @param joints k per vertex (empty when k = 0)
+     * @param weights k per vertex (empty when k = 0)
+     * @throws IllegalArgumentException when lengths disagree or an index is out of range
+     */
+    public Primitive(PrimitiveMode mode, List<String> attributes, float[] positions, float[] normals,
+            float[] tangents, int[] indices, int influencesPerVertex, int[] joints, float[] weights) {
+        if (positions.length % 3 != 0) {
+            throw new IllegalArgumentException("positions length " + positions.length + " is not a multiple of 3");
+        }
+        int n = positions.length / 3;
+        if (normals != null && normals.length != 3 * n) {
+            throw new IllegalArgumentException("normals length " + normals.length + " != 3 × " + n);
+        }
+        if (tangents != null && tangents.length != 4 * n) {
+            throw new IllegalArgumentException("tangents length " + tangents.length + " != 4 × " + n);
+        }
+        if (influencesPerVertex < 0 || influencesPerVertex % 4 != 0) {
+            throw new IllegalArgumentException("influences per vertex " + influencesPerVertex + " is not a multiple of 4");
+        }
+        if (joints.length != (long) n * influencesPerVertex || weights.length != joints.length) {
+            throw new IllegalArgumentException("influence arrays do not hold " + influencesPerVertex + " per vertex");
+        }
+        if (indices != null) {
+            for (int i = 0; i < indices.length; i++) {
+                if (indices[i] < 0 || indices[i] >= n) {
+                    throw new IllegalArgumentException("index " + i + " = " + Integer.toUnsignedString(indices[i])
+                            + " is out of range for " + n + " vertices");
+                }
+            }
+        }
+        for (int j : joints) {
+            if (j < 0) {
+                throw new IllegalArgumentException("negative joint index " + j);
+            }
+        }
+        this.mode = mode;
+        this.attributes = List.copyOf(attributes);
+        this.vertexCount = n;
+        this.positions = positions;
+        this.normals = normals;
+        this.tangents = tangents;
+        this.indices = indices;
+        this.influencesPerVertex = influencesPerVertex;
+        this.joints = joints;
+        this.weights = weights;
+    }
+
+    public PrimitiveMode mode() {
+        return mode;
+    }
+
+    /** Source attribute names, e.g. {@code [POSITION, NORMAL, JOINTS_0, WEIGHTS_0]}. */
+    public List<String> attributes() {
+        return attributes;
+    }
+
+    public int vertexCount() {
+        return vertexCount;
+    }
+
+    /** Number of indices, 0 when non-indexed. */
+    public int indexCount() {
+        return indices == null ? 0 : indices.length;
+    }
+
+    /** Mesh-space positions, 3 per vertex (shared storage). */
+    public float[] positions() {
+        return positions;
+    }
+
+    /** Mesh-space normals, 3 per vertex, or {@code null} (shared storage). */
+    public float[] normals() {
+        return normals;
+    }
+
+    /** Mesh-space tangents, 4 per vertex, or {@code null} (shared storage). */
+    public float[] tangents() {
+        return tangents;
+    }
+
+    /** Vertex indices or {@code null} (shared storage). */
+    public int[] indices() {
+        return indices;
+    }
+
+    /** Influence slots per vertex (a multiple of 4; 0 = none). */
+    public int influencesPerVertex() {
+        return influencesPerVertex;
+    }
+
+    /** Number of 4-wide influence sets ({@code influencesPerVertex / 4}). */
+    public int influenceSets() {
+        return influencesPerVertex / 4;
+    }
+
+    /** Skin joint index per influence slot (shared storage). */
+    public int[] joints() {
+        return joints;
+    }
+
+    /** Weight per influence slot as stored (shared storage). */
+    public float[] weights() {
+        return weights;
+    }
+
+    /** The largest joint index referenced by a slot with non-zero weight, or -1. */
+    public int maxWeightedJoint() {
+        int max = -1;
+        for (int i = 0; i < joints.length; i++) {
+            if (weights[i] != 0 && joints[i] > max) {
+                max = joints[i];
+            }
+        }
+        return max;
+    }
+
+    /** Approximate heap footprint in bytes, for cache weighing. */
+    public long footprintBytes() {
+        return 96 + 4L * (positions.length + (normals == null ? 0 : normals.length)
+                + (tangents == null ? 0 : tangents.length) + (indices == null ? 0 : indices.length)
+                + joints.length + weights.length) + 48L * attributes.size();
+    }
+}
