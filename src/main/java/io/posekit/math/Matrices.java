@@ -68,6 +68,30 @@ public final class Matrices {
         }
     }
 
+    /**
+     * {@code out = a · b} for affine matrices (bottom rows {@code 0,0,0,1}) entirely in double, so a chain
+     * of products (a deep hierarchy) accumulates no float rounding. {@code out} may alias {@code a} (it is read
+     * completely before anything is written, so {@code a = a · b} and a parent and a child matrix in one
+     * buffer both work) but must not overlap {@code b}.
+     */
+    public static void multiplyAffine(double[] a, int ao, double[] b, int bo, double[] out, int o) {
+        double a0 = a[ao], a1 = a[ao + 1], a2 = a[ao + 2];
+        double a4 = a[ao + 4], a5 = a[ao + 5], a6 = a[ao + 6];
+        double a8 = a[ao + 8], a9 = a[ao + 9], a10 = a[ao + 10];
+        double a12 = a[ao + 12], a13 = a[ao + 13], a14 = a[ao + 14];
+        for (int c = 0; c < 4; c++) {
+            int bc = bo + 4 * c;
+            double b0 = b[bc], b1 = b[bc + 1], b2 = b[bc + 2];
+            // the bottom row of an affine matrix is (0,0,0,1): only the translation column has b3 = 1
+            double b3 = c == 3 ? 1 : 0;
+            int oc = o + 4 * c;
+            out[oc] = a0 * b0 + a4 * b1 + a8 * b2 + a12 * b3;
+            out[oc + 1] = a1 * b0 + a5 * b1 + a9 * b2 + a13 * b3;
+            out[oc + 2] = a2 * b0 + a6 * b1 + a10 * b2 + a14 * b3;
+            out[oc + 3] = b3;
+        }
+    }
+
     /** {@code out = a · b} for general 4×4 matrices, in double, stored as float. No aliasing. */
     public static void multiply(float[] a, int ao, float[] b, int bo, float[] out, int o) {
         for (int c = 0; c < 4; c++) {

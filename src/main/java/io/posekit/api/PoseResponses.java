@@ -1,0 +1,29 @@
+package io.posekit.api;
+
+import java.util.List;
+
+/** Response bodies of the pose and skin endpoints. Matrices are column-major arrays of 16, quaternions [x,y,z,w]. */
+final class PoseResponses {
+
+    private PoseResponses() {
+    }
+
+    /** Local pose: each node's translation, rotation and scale relative to its parent, in summary node order. */
+    record LocalPose(String clip, double time, String loop, Double localTime, String space, List<LocalNode> nodes) {
+    }
+
+    record LocalNode(String name, float[] translation, float[] rotation, float[] scale) {
+    }
+
+    /** Model pose: each node's matrix in model space (the scene root's space), in summary node order. */
+    record ModelPose(String clip, double time, String loop, Double localTime, String space, List<ModelNode> nodes) {
+    }
+
+    record ModelNode(String name, float[] matrix) {
+    }
+
+    /** Skinning matrices: model(joint) · inverseBind, one per joint in the skin's order. */
+    record SkinMatrices(int skin, String clip, double time, String loop, Double localTime, List<String> joints,
+            List<float[]> matrices) {
+    }
+}

@@ -1,0 +1,73 @@
+package io.posekit.api;
+
+import io.posekit.asset.ImportException;
+import java.io.UncheckedIOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.multipart.MultipartException;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+/**
+ * Turns every failure into an RFC 9457 {@code application/problem+json} response with a precise detail.
+ * Spring MVC's own exceptions (unknown path, wrong method, missing parameter, upload over the multipart
+ * limit…) come through {@link ResponseEntityExceptionHandler}; posekit's are mapped here:
+ * bad parameters 400, unknown things 404, too large 413, unsupported format 415, invalid file 422. Only a
+ * genuine server fault is a 5xx.
+ */
+@RestControllerAdvice
+class ProblemHandling extends ResponseEntityExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemHandling.class);
+
+    @ExceptionHandler(ApiException.class)
+    ResponseEntity<Object> api(ApiException e, WebRequest request) {
+        return problem(e.status(), e.title(), e.getMessage(), e, request);
+    }
+
+    @ExceptionHandler(ImportException.class)
+    ResponseEntity<Object> importFailed(ImportException e, WebRequest request) {
+        return switch (e.kind()) {
+            case INVALID -> problem(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid asset file", e.getMessage(), e, request);
+            case UNSUPPORTED -> problem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported format", e.getMessage(), e, request);
+            case TOO_LARGE -> problem(HttpStatus.CONTENT_TOO_LARGE, "Asset too large", e.getMessage(), e, request);
+        };
+    }
+
+    @ExceptionHandler(MultipartException.class)
+    ResponseEntity<Object> multipart(MultipartException e, WebRequest request) {
+        String detail = e.getMostSpecificCause().getMessage();
+        return problem(HttpStatus.BAD_REQUEST, "Malformed multipart request",
+                detail == null ? "the multipart body could not be read" : detail, e, request);
+    }
+
+    @ExceptionHandler(UncheckedIOException.class)
+    ResponseEntity<Object> storage(UncheckedIOException e, WebRequest request) {
+        log.error("storage failure", e);
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "Storage unavailable", e.getMessage(), e, request);
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<Object> unexpected(Exception e, WebRequest request) {
+        log.error("unexpected failure", e);
+        return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error",
+                "the server failed unexpectedly; the failure has been logged", e, request);
+    }
+
+    private ResponseEntity<Object> problem(HttpStatusCode status, String title, String detail, Exception e,
+            WebRequest request) {
+        ProblemDetail body = ProblemDetail.forStatusAndDetail(status, detail);
+        body.setTitle(title);
+        HttpHeaders headers = new HttpHeaders();
+        headers.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        return handleExceptionInternal(e, body, headers, status, request);
+    }
+}

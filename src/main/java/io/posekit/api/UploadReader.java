@@ -1,0 +1,147 @@
+package io.posekit.api;
+
+import io.posekit.asset.SourceFile;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.http.MediaType;
+import org.springframework.web.multipart.MultipartFile;
+import org.springframework.web.multipart.MultipartHttpServletRequest;
+import org.springframework.web.util.UriComponentsBuilder;
+
+/**
+ * Reads the files of an upload request: the parts named {@code file} of a {@code multipart/form-data} body,
+ * or a raw body whose media type (or {@code ?filename=}) tells what it is. Enforces the upload size limit
+ * on the total of all files, reading no more than the limit plus one byte of a raw body.
+ */
+final class UploadReader {
+
+    /** Raw body media types and the file name they imply. */
+    private static final Map<String, String> RAW_TYPES = Map.of(
+            "model/gltf-binary", "asset.glb",
+            "model/gltf+json", "asset.gltf",
+            "application/json", "asset.gltf",
+            "application/zip", "asset.zip",
+            "application/x-zip-compressed", "asset.zip",
+            "model/vnd.collada+xml", "asset.dae");
+
+    private final long maxBytes;
+
+    UploadReader(long maxBytes) {
+        this.maxBytes = maxBytes;
+    }
+
+    List<SourceFile> read(HttpServletRequest request) {
+        if (request instanceof MultipartHttpServletRequest multipart) {
+            return readMultipart(multipart);
+        }
+        return List.of(readRaw(request));
+    }
+
+    private List<SourceFile> readMultipart(MultipartHttpServletRequest request) {
+        List<MultipartFile> parts = request.getFiles("file");
+        if (parts.isEmpty()) {
+            Set<String> names = request.getFileMap().keySet();
+            throw ApiException.badRequest("No file", "the multipart body has no part named 'file'"
+                    + (names.isEmpty() ? "" : " (it has " + String.join(", ", names) + ")"));
+        }
+        List<SourceFile> files = new ArrayList<>(parts.size());
+        Set<String> seen = new HashSet<>();
+        long total = 0;
+        for (MultipartFile part : parts) {
+            total += part.getSize();
+            if (total > maxBytes) {
+                throw ApiException.tooLarge("the uploaded files exceed the upload limit of " + maxBytes + " bytes");
+            }
+            String name = baseName(part.getOriginalFilename());
+            if (name.isEmpty()) {
+                throw ApiException.badRequest("File without a name",
+                        "a part named 'file' has no filename; the file name's extension tells posekit the format");
+            }
+            if (!seen.add(name)) {
+                throw ApiException.badRequest("Duplicate file name", "two uploaded files are named '" + name + "'");
+            }
+            try {
+                files.add(new SourceFile(name, part.getBytes()));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the uploaded part " + name, e);
+            }
+        }
+        return files;
+    }
+
+    private SourceFile readRaw(HttpServletRequest request) {
+        String contentType = request.getContentType();
+        MediaType type;
+        try {
+            type = contentType == null ? null : MediaType.parseMediaType(contentType);
+        } catch (RuntimeException e) {
+            throw ApiException.unsupportedMediaType("Content-Type '" + contentType + "' is not a valid media type");
+        }
+        String filename = queryParameter(request, "filename");
+        String name;
+        if (filename != null && !filename.isBlank()) {
+            name = baseName(filename);
+        } else if (type != null && RAW_TYPES.containsKey(type.getType() + "/" + type.getSubtype())) {
+            name = RAW_TYPES.get(type.getType() + "/" + type.getSubtype());
+        } else {
+            throw ApiException.unsupportedMediaType("Content-Type '" + contentType + "' does not say what the file is:"
+                    + " send multipart/form-data with parts named 'file', one of " + String.join(", ",
+                            RAW_TYPES.keySet().stream().sorted().toList())
+                    + ", or application/octet-stream with ?filename=");
+        }
+        if (type != null && type.isCompatibleWith(MediaType.APPLICATION_FORM_URLENCODED)) {
+            throw ApiException.unsupportedMediaType("form-urlencoded bodies cannot carry files;"
+                    + " use multipart/form-data with parts named 'file'");
+        }
+        long declared = request.getContentLengthLong();
+        if (declared > maxBytes) {
+            throw ApiException.tooLarge("the body of " + declared + " bytes exceeds the upload limit of " + maxBytes
+                    + " bytes");
+        }
+        try (InputStream in = request.getInputStream()) {
+            byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
+            if (bytes.length > maxBytes) {
+                throw ApiException.tooLarge("the body exceeds the upload limit of " + maxBytes + " bytes");
+            }
+            if (bytes.length == 0) {
+                throw ApiException.badRequest("Empty body", "the request body is empty");
+            }
+            return new SourceFile(name, bytes);
+        } catch (IOException e) {
+            throw ApiException.badRequest("Unreadable body", "the request body could not be read: " + e.getMessage());
+        }
+    }
+
+    /** Reads a parameter from the query string only (never from a form body). */
+    private static String queryParameter(HttpServletRequest request, String name) {
+        String query = request.getQueryString();
+        if (query == null) {
+            return null;
+        }
+        List<String> values = UriComponentsBuilder.newInstance().query(query).build().getQueryParams().get(name);
+        if (values == null || values.isEmpty() || values.getFirst() == null) {
+            return null;
+        }
+        return java.net.URLDecoder.decode(values.getFirst(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** The last segment of a client-supplied file name, whatever its path separators. */
+    static String baseName(String original) {
+        if (original == null) {
+            return "";
+        }
+        String name = original.replace('\\', '/');
+        name = name.substring(name.lastIndexOf('/') + 1).strip();
+        if (name.equals(".") || name.equals("..") || name.indexOf('\0') >= 0) {
+            return "";
+        }
+        return name;
+    }
+}

@@ -1,0 +1,122 @@
+package io.posekit.asset;
+
+import io.posekit.asset.gltf.GltfImporter;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The entry point of importing: takes the files of one upload, unpacks zips, finds the one model file,
+ * chooses the importer by its extension, runs it and builds the runtime {@link Model}.
+ *
+ * <p>Exactly one model file per upload: companions (a glTF's {@code .bin} and images, an MD5 mesh's
+ * animations) ride along as siblings. Thread-safe.
+ */
+public final class AssetImporters {
+
+    private final Map<AssetFormat, AssetImporter> importers = new EnumMap<>(AssetFormat.class);
+    private final ImportLimits limits;
+
+    /** Importers for the given formats, with the given limits. */
+    public AssetImporters(List<AssetImporter> importers, ImportLimits limits) {
+        for (AssetImporter importer : importers) {
+            this.importers.put(importer.format(), importer);
+        }
+        this.limits = limits;
+    }
+
+    /** Every importer posekit has, with {@code limits}. */
+    public static AssetImporters all(ImportLimits limits) {
+        return new AssetImporters(List.of(new GltfImporter()), limits);
+    }
+
+    /** The limits imports run under. */
+    public ImportLimits limits() {
+        return limits;
+    }
+
+    /** The formats that can be imported. */
+    public List<AssetFormat> supportedFormats() {
+        return List.copyOf(importers.keySet());
+    }
+
+    /**
+     * The result of importing an upload.
+     *
+     * @param model the runtime model
+     * @param main the model file that was imported (a zip entry when the upload was a zip)
+     */
+    public record Imported(Model model, SourceFile main) {
+    }
+
+    /**
+     * Imports the files of one upload.
+     *
+     * @throws ImportException unsupported (415) when no file has a supported model extension, invalid (422)
+     *     when the upload holds several model files or the model file is not valid, too large (413) when a
+     *     limit is exceeded
+     */
+    public Imported importUpload(List<SourceFile> uploaded) {
+        List<SourceFile> files = unpackZips(uploaded);
+        SourceFile main = findMain(files);
+        AssetFormat format = AssetFormat.byFileName(main.name()).orElseThrow();
+        if (main.size() == 0) {
+            throw ImportException.invalid(main.baseName() + " is empty");
+        }
+        AssetImporter importer = importers.get(format);
+        if (importer == null) {
+            throw ImportException.unsupported("format '" + format.wireName() + "' (" + main.baseName()
+                    + ") is recognised but not supported yet; supported: " + describeSupported());
+        }
+        ImportScene scene = importer.read(main, new SourceFiles(files), limits);
+        if (scene.nodes().size() > limits.maxNodes()) {
+            throw ImportException.tooLarge(main.baseName() + " has " + scene.nodes().size()
+                    + " nodes; the limit is " + limits.maxNodes());
+        }
+        return new Imported(ModelBuilder.build(format, scene), main);
+    }
+
+    private List<SourceFile> unpackZips(List<SourceFile> uploaded) {
+        List<SourceFile> files = new ArrayList<>();
+        for (SourceFile f : uploaded) {
+            if (f.name().toLowerCase(Locale.ROOT).endsWith(".zip")) {
+                files.addAll(ZipUnpacker.unpack(f, limits));
+            } else {
+                files.add(f);
+            }
+        }
+        return files;
+    }
+
+    private SourceFile findMain(List<SourceFile> files) {
+        List<SourceFile> models = files.stream().filter(f -> AssetFormat.byFileName(f.name()).isPresent()).toList();
+        boolean hasMd5Mesh = models.stream().anyMatch(f -> f.name().toLowerCase(Locale.ROOT).endsWith(".md5mesh"));
+        if (hasMd5Mesh) {
+            // .md5anim files are the mesh's animations, not separate assets
+            models = models.stream().filter(f -> !f.name().toLowerCase(Locale.ROOT).endsWith(".md5anim")).toList();
+        }
+        if (models.isEmpty()) {
+            throw ImportException.unsupported("no model file in the upload (got " + names(files)
+                    + "); supported: " + describeSupported());
+        }
+        if (models.size() > 1) {
+            throw ImportException.invalid("the upload holds " + models.size() + " model files (" + names(models)
+                    + "); upload one asset at a time");
+        }
+        return models.getFirst();
+    }
+
+    private String describeSupported() {
+        return importers.keySet().stream()
+                .map(f -> f.wireName() + " (" + String.join(", ", f.extensions()) + ")")
+                .collect(Collectors.joining(", "));
+    }
+
+    private static String names(List<SourceFile> files) {
+        String joined = files.stream().map(SourceFile::name).limit(10).collect(Collectors.joining(", "));
+        return files.size() > 10 ? joined + ", …" : joined;
+    }
+}

@@ -1,0 +1,212 @@
+package io.posekit.asset.gltf;
+
+import io.posekit.asset.DecodeBudget;
+import io.posekit.asset.ImportException;
+import java.nio.ByteBuffer;
+
+/**
+ * Decodes glTF accessors into flat arrays, once per accessor per import: repeated requests return the same
+ * (shared, never to be modified) array, so e.g. samplers sharing an input accessor share one {@code float[]}.
+ *
+ * <p>Elements are read at {@code byteOffset + i × stride} of their buffer view (stride = the view's
+ * {@code byteStride}, or the packed element size); matrix columns honour the 4-byte column alignment.
+ * Accessors without a buffer view start as zeros. Sparse substitutions are applied after checking that
+ * sparse indices are strictly increasing and below {@code count}. Normalized integers decode with the
+ * specification's formulas: byte {@code max(c/127, −1)}, unsigned byte {@code c/255}, short
+ * {@code max(c/32767, −1)}, unsigned short {@code c/65535} (unsigned int {@code c/4294967295}).
+ *
+ * <p>Every array is charged to the import's {@link DecodeBudget} (4 bytes per component) before it is
+ * allocated. Not thread-safe: one reader per import.
+ */
+final class AccessorReader {
+
+    private final GltfDocument doc;
+    private final BufferResolver buffers;
+    private final DecodeBudget budget;
+    private final Accessor[] accessors;
+    private final float[][] floats;
+    private final int[][] ints;
+
+    AccessorReader(GltfDocument doc, BufferResolver buffers, DecodeBudget budget) {
+        this.doc = doc;
+        this.buffers = buffers;
+        this.budget = budget;
+        int n = doc.count("accessors");
+        this.accessors = new Accessor[n];
+        this.floats = new float[n][];
+        this.ints = new int[n][];
+    }
+
+    /**
+     * The validated description of accessor {@code index}.
+     *
+     * @param label the referring field, e.g. {@code input accessor}, for the message when it does not exist
+     * @throws ImportException (invalid) when it does not exist or is malformed
+     */
+    Accessor accessor(int index, String label, String where) {
+        Json.checkIndex(index, accessors.length, label, where);
+        Accessor a = accessors[index];
+        if (a == null) {
+            a = Accessor.parse(doc, buffers, index);
+            accessors[index] = a;
+        }
+        return a;
+    }
+
+    /**
+     * The validated description of accessor {@code index}, checked for {@code usage}.
+     *
+     * @param label the role of the accessor, e.g. {@code POSITION}; messages read {@code <label> accessor N}
+     */
+    Accessor require(int index, AccessorUsage usage, String label, String where) {
+        Accessor a = accessor(index, label + " accessor", where);
+        usage.check(a, label, where);
+        return a;
+    }
+
+    /** All components of {@code a} as floats ({@code count × components}, normalized when flagged). Shared. */
+    float[] floats(Accessor a) {
+        float[] out = floats[a.index()];
+        if (out == null) {
+            out = decodeFloats(a);
+            floats[a.index()] = out;
+        }
+        return out;
+    }
+
+    /**
+     * All components of integer accessor {@code a} as ints (unsigned types zero-extended; unsigned int values
+     * above {@link Integer#MAX_VALUE} come out negative, to be read with {@link Integer#toUnsignedLong}). Shared.
+     *
+     * @throws ImportException (invalid) when {@code a} holds floats
+     */
+    int[] ints(Accessor a) {
+        int[] out = ints[a.index()];
+        if (out == null) {
+            out = decodeInts(a);
+            ints[a.index()] = out;
+        }
+        return out;
+    }
+
+    private int allocate(Accessor a) {
+        long total = a.totalComponents();
+        budget.charge(total, 4, a.describe());
+        if (total > Integer.MAX_VALUE - 16) {
+            throw ImportException.tooLarge(a.describe() + ": " + total + " components do not fit in one array");
+        }
+        return (int) total;
+    }
+
+    private float[] decodeFloats(Accessor a) {
+        float[] out = new float[allocate(a)];
+        int n = a.type().components;
+        ComponentType ct = a.componentType();
+        int[] offsets = a.type().componentOffsets(ct.size);
+        if (a.view() != null) {
+            ByteBuffer b = a.view().data();
+            boolean norm = a.normalized();
+            for (int i = 0, o = 0; i < a.count(); i++) {
+                int base = a.byteOffset() + i * a.stride();
+                for (int c = 0; c < n; c++) {
+                    out[o++] = readFloat(b, base + offsets[c], ct, norm);
+                }
+            }
+        }
+        if (a.sparse() != null) {
+            Accessor.Sparse s = a.sparse();
+            int[] targets = sparseIndices(a);
+            int elementSize = a.type().elementSize(ct.size);
+            ByteBuffer b = s.values().data();
+            for (int k = 0; k < s.count(); k++) {
+                int base = s.valuesOffset() + k * elementSize;
+                int o = targets[k] * n;
+                for (int c = 0; c < n; c++) {
+                    out[o + c] = readFloat(b, base + offsets[c], ct, a.normalized());
+                }
+            }
+        }
+        return out;
+    }
+
+    private int[] decodeInts(Accessor a) {
+        ComponentType ct = a.componentType();
+        if (!ct.isInteger()) {
+            throw ImportException.invalid(a.describe() + ": float components cannot be read as integers");
+        }
+        int[] out = new int[allocate(a)];
+        int n = a.type().components;
+        int[] offsets = a.type().componentOffsets(ct.size);
+        if (a.view() != null) {
+            ByteBuffer b = a.view().data();
+            for (int i = 0, o = 0; i < a.count(); i++) {
+                int base = a.byteOffset() + i * a.stride();
+                for (int c = 0; c < n; c++) {
+                    out[o++] = readInt(b, base + offsets[c], ct);
+                }
+            }
+        }
+        if (a.sparse() != null) {
+            Accessor.Sparse s = a.sparse();
+            int[] targets = sparseIndices(a);
+            int elementSize = a.type().elementSize(ct.size);
+            ByteBuffer b = s.values().data();
+            for (int k = 0; k < s.count(); k++) {
+                int base = s.valuesOffset() + k * elementSize;
+                int o = targets[k] * n;
+                for (int c = 0; c < n; c++) {
+                    out[o + c] = readInt(b, base + offsets[c], ct);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Reads and checks the sparse indices of {@code a}: strictly increasing, each below {@code a.count()}. */
+    private int[] sparseIndices(Accessor a) {
+        Accessor.Sparse s = a.sparse();
+        budget.charge(s.count(), 4, a.describe() + " sparse indices");
+        int[] out = new int[s.count()];
+        ByteBuffer b = s.indices().data();
+        long previous = -1;
+        for (int k = 0; k < s.count(); k++) {
+            long index = Integer.toUnsignedLong(readInt(b, s.indicesOffset() + k * s.indicesType().size, s.indicesType()));
+            if (index >= a.count()) {
+                throw ImportException.invalid(a.describe() + ": sparse index " + k + " = " + index
+                        + " is out of range for count " + a.count());
+            }
+            if (index <= previous) {
+                throw ImportException.invalid(a.describe() + ": sparse index " + k + " = " + index
+                        + " is not greater than the previous index " + previous);
+            }
+            out[k] = (int) index;
+            previous = index;
+        }
+        return out;
+    }
+
+    private static float readFloat(ByteBuffer b, int at, ComponentType ct, boolean normalized) {
+        return switch (ct) {
+            case FLOAT -> b.getFloat(at);
+            case BYTE -> normalized ? Math.max(b.get(at) / 127f, -1f) : b.get(at);
+            case UNSIGNED_BYTE -> normalized ? (b.get(at) & 0xFF) / 255f : b.get(at) & 0xFF;
+            case SHORT -> normalized ? Math.max(b.getShort(at) / 32767f, -1f) : b.getShort(at);
+            case UNSIGNED_SHORT -> normalized ? (b.getShort(at) & 0xFFFF) / 65535f : b.getShort(at) & 0xFFFF;
+            case UNSIGNED_INT -> {
+                long v = Integer.toUnsignedLong(b.getInt(at));
+                yield normalized ? (float) (v / 4294967295.0) : (float) v;
+            }
+        };
+    }
+
+    private static int readInt(ByteBuffer b, int at, ComponentType ct) {
+        return switch (ct) {
+            case BYTE -> b.get(at);
+            case UNSIGNED_BYTE -> b.get(at) & 0xFF;
+            case SHORT -> b.getShort(at);
+            case UNSIGNED_SHORT -> b.getShort(at) & 0xFFFF;
+            case UNSIGNED_INT -> b.getInt(at);
+            case FLOAT -> throw new IllegalStateException("float component read as integer");
+        };
+    }
+}

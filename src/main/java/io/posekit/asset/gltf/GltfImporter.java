@@ -1,0 +1,134 @@
+package io.posekit.asset.gltf;
+
+import io.posekit.asset.AssetFormat;
+import io.posekit.asset.AssetImporter;
+import io.posekit.asset.DecodeBudget;
+import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportLimits;
+import io.posekit.asset.ImportScene;
+import io.posekit.asset.SourceFile;
+import io.posekit.asset.SourceFiles;
+import io.posekit.skinning.Primitive;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Imports glTF 2.0 assets, binary ({@code .glb}) or JSON ({@code .gltf}), into an {@link ImportScene}.
+ *
+ * <p>What is read: the node hierarchy of the chosen scene (the {@code scene} property, else scene 0, else
+ * every root node) with rest transforms; all skins (joints outside the scene pull in their hierarchy); a
+ * mesh instance per imported node with a mesh, whose primitives carry mesh-space positions, normals,
+ * tangents, indices and joint influences; and every animation as a clip of translation, rotation, scale
+ * and morph-weight tracks (times in seconds). Morph targets, materials, textures, cameras and lights are
+ * not decoded. Units and axes are glTF's: metres, +Y up, right-handed.
+ *
+ * <p>Buffers come only from the GLB BIN chunk, base64 {@code data:} URIs, or files of the same upload; an
+ * external or escaping URI is rejected, and the importer never touches the file system or network. Every
+ * count, offset and length is checked against the data before anything is read, decoded arrays are charged
+ * to the import's {@link DecodeBudget} before allocation, and every problem surfaces as an
+ * {@link ImportException} naming the element at fault (e.g.
+ * {@code accessor 7: count 4000 × stride 12 exceeds bufferView 3 length 1024}).
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class GltfImporter implements AssetImporter {
+
+    @Override
+    public AssetFormat format() {
+        return AssetFormat.GLTF;
+    }
+
+    /**
+     * Imports {@code main}, a GLB (recognised by its magic or a {@code .glb} name) or glTF JSON file.
+     *
+     * @throws ImportException (invalid, 422) for a malformed file, unsupported required extension or bad
+     *     reference; (unsupported, 415) for a {@code minVersion} above 2.0; (too large, 413) past a limit
+     */
+    @Override
+    public ImportScene read(SourceFile main, SourceFiles upload, ImportLimits limits) {
+        try {
+            return doRead(main, upload, limits);
+        } catch (ImportException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // a safety net: every known failure is reported precisely above; never leak anything else
+            throw new ImportException(ImportException.Kind.INVALID,
+                    "internal error while reading glTF file '" + main.name() + "': " + e, e);
+        } catch (StackOverflowError e) {
+            throw ImportException.invalid("glTF file '" + main.name() + "' is nested too deeply to read");
+        }
+    }
+
+    private ImportScene doRead(SourceFile main, SourceFiles upload, ImportLimits limits) {
+        byte[] bytes = main.bytes();
+        boolean glb = GlbContainer.hasMagic(bytes) || main.name().toLowerCase(Locale.ROOT).endsWith(".glb");
+        GltfDocument doc;
+        ByteBuffer bin = null;
+        if (glb) {
+            GlbContainer container = GlbContainer.parse(bytes);
+            int length = trimPadding(bytes, container.jsonOffset(), container.jsonLength());
+            doc = GltfDocument.parse(bytes, container.jsonOffset(), length, "GLB JSON chunk");
+            bin = container.bin();
+        } else {
+            doc = GltfDocument.parse(bytes, 0, bytes.length, "glTF JSON");
+        }
+        DecodeBudget budget = limits.newBudget();
+        List<String> warnings = new ArrayList<>();
+        BufferResolver buffers = new BufferResolver(doc, main, upload, bin, glb, budget, warnings);
+        AccessorReader accessors = new AccessorReader(doc, buffers, budget);
+        SceneGraph graph = SceneGraph.build(doc, limits, warnings);
+        SkinDecoder skins = new SkinDecoder(doc, graph, warnings);
+        List<ImportScene.Node> nodes = graph.importNodes(warnings);
+        int[] importIndex = graph.importIndex();
+        List<ImportScene.Skin> skinList = skins.decode(accessors, importIndex, warnings);
+        List<ImportScene.MeshInstance> meshes = meshInstances(doc, graph, accessors, budget, skins.skinCount(), warnings);
+        List<ImportScene.Clip> clips = new AnimationDecoder(doc, accessors, warnings).decode(graph);
+        return new ImportScene(nodes, skinList, meshes, clips, warnings);
+    }
+
+    /** One instance per imported node with a mesh, in file order; meshes are decoded once and shared. */
+    private static List<ImportScene.MeshInstance> meshInstances(GltfDocument doc, SceneGraph graph,
+            AccessorReader accessors, DecodeBudget budget, int skinCount, List<String> warnings) {
+        MeshDecoder meshes = new MeshDecoder(doc, accessors, budget, warnings);
+        int[] importIndex = graph.importIndex();
+        List<ImportScene.MeshInstance> out = new ArrayList<>();
+        for (int i = 0; i < graph.nodeCount(); i++) {
+            if (!graph.isIncluded(i)) {
+                continue;
+            }
+            String where = "node " + i;
+            JsonNode node = doc.element("nodes", i, "node");
+            int skin = -1;
+            if (Json.has(node, "skin")) {
+                skin = Json.checkIndex(Json.reqInt(node, "skin", where), skinCount, "skin", where);
+            }
+            if (!Json.has(node, "mesh")) {
+                if (skin >= 0) {
+                    warnings.add(where + " has skin " + skin + " but no mesh; the skin is ignored on this node");
+                }
+                continue;
+            }
+            int mesh = Json.checkIndex(Json.reqInt(node, "mesh", where), meshes.meshCount(), "mesh", where);
+            List<Primitive> primitives = meshes.primitives(mesh);
+            String name = meshes.name(mesh);
+            if (name == null) {
+                name = Json.optString(node, "name", where);
+            }
+            out.add(new ImportScene.MeshInstance(name, importIndex[i], skin, mesh, primitives));
+        }
+        return out;
+    }
+
+    /** The length of a GLB JSON chunk without trailing padding (spaces, as the spec asks, or stray NULs). */
+    private static int trimPadding(byte[] bytes, int offset, int length) {
+        int end = offset + length;
+        while (end > offset && (bytes[end - 1] == ' ' || bytes[end - 1] == 0 || bytes[end - 1] == '\n'
+                || bytes[end - 1] == '\r' || bytes[end - 1] == '\t')) {
+            end--;
+        }
+        return end - offset;
+    }
+}

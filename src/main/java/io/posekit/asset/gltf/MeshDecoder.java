@@ -1,0 +1,215 @@
+package io.posekit.asset.gltf;
+
+import io.posekit.asset.DecodeBudget;
+import io.posekit.asset.ImportException;
+import io.posekit.skinning.Primitive;
+import io.posekit.skinning.PrimitiveMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Decodes glTF meshes into {@link Primitive}s in mesh space, each mesh once per import (instances of the same
+ * mesh share the list). Per primitive: {@code POSITION} (VEC3) is required; {@code NORMAL} (VEC3) and
+ * {@code TANGENT} (VEC4) are optional; every attribute must have as many elements as {@code POSITION};
+ * {@code indices} must be below the vertex count; {@code JOINTS_n}/{@code WEIGHTS_n} must come in pairs
+ * numbered contiguously from 0 and are packed into 4 influence slots per set (weights exactly as stored).
+ * Morph targets are not decoded; each mesh that has them gets one warning.
+ */
+final class MeshDecoder {
+
+    private final GltfDocument doc;
+    private final AccessorReader accessors;
+    private final DecodeBudget budget;
+    private final List<String> warnings;
+    private final List<List<Primitive>> decoded = new ArrayList<>();
+
+    MeshDecoder(GltfDocument doc, AccessorReader accessors, DecodeBudget budget, List<String> warnings) {
+        this.doc = doc;
+        this.accessors = accessors;
+        this.budget = budget;
+        this.warnings = warnings;
+        for (int i = doc.count("meshes"); i > 0; i--) {
+            decoded.add(null);
+        }
+    }
+
+    /** Number of meshes in the file. */
+    int meshCount() {
+        return decoded.size();
+    }
+
+    /** The glTF {@code name} of mesh {@code index}, or {@code null}. */
+    String name(int index) {
+        return Json.optString(doc.element("meshes", index, "mesh"), "name", "mesh " + index);
+    }
+
+    /**
+     * The primitives of mesh {@code index}, decoded on first request.
+     *
+     * @throws ImportException (invalid) naming the mesh, primitive and attribute at fault
+     */
+    List<Primitive> primitives(int index) {
+        List<Primitive> out = decoded.get(index);
+        if (out == null) {
+            out = decode(index);
+            decoded.set(index, out);
+        }
+        return out;
+    }
+
+    private List<Primitive> decode(int meshIndex) {
+        String where = "mesh " + meshIndex;
+        JsonNode mesh = doc.element("meshes", meshIndex, "mesh");
+        JsonNode primitives = Json.reqArray(mesh, "primitives", where);
+        if (primitives.isEmpty()) {
+            throw ImportException.invalid(where + ": primitives must not be empty");
+        }
+        List<Primitive> out = new ArrayList<>(primitives.size());
+        boolean morphTargets = false;
+        for (int p = 0; p < primitives.size(); p++) {
+            String pw = where + " primitive " + p;
+            JsonNode prim = primitives.get(p);
+            if (!prim.isObject()) {
+                throw ImportException.invalid(pw + " must be a JSON object, not " + Json.quote(prim));
+            }
+            JsonNode targets = Json.optArray(prim, "targets", pw);
+            morphTargets |= targets != null && !targets.isEmpty();
+            out.add(decodePrimitive(prim, pw));
+        }
+        if (morphTargets) {
+            warnings.add(where + ": morph targets are parsed but not applied yet");
+        }
+        return List.copyOf(out);
+    }
+
+    private Primitive decodePrimitive(JsonNode prim, String where) {
+        JsonNode attributes = Json.reqObject(prim, "attributes", where);
+        List<String> names = new ArrayList<>(attributes.propertyNames());
+        if (!names.contains("POSITION")) {
+            throw ImportException.invalid(where + ": the POSITION attribute is required");
+        }
+        Accessor position = attribute(attributes, "POSITION", where);
+        int vertexCount = position.count();
+        Map<Integer, Accessor> joints = new TreeMap<>();
+        Map<Integer, Accessor> weights = new TreeMap<>();
+        for (String name : names) {
+            Accessor a = attribute(attributes, name, where);
+            if (a.count() != vertexCount) {
+                throw ImportException.invalid(where + ": attribute " + name + " has " + a.count()
+                        + " elements but POSITION has " + vertexCount);
+            }
+            int set = setNumber(name, "JOINTS_");
+            if (set >= 0) {
+                joints.put(set, a);
+            }
+            set = setNumber(name, "WEIGHTS_");
+            if (set >= 0) {
+                weights.put(set, a);
+            }
+        }
+        float[] positions = accessors.floats(position);
+        for (int i = 0; i < positions.length; i++) {
+            if (!Float.isFinite(positions[i])) {
+                throw ImportException.invalid(where + ": POSITION " + position.describe() + " vertex " + i / 3
+                        + " is not finite");
+            }
+        }
+        float[] normals = names.contains("NORMAL") ? accessors.floats(attribute(attributes, "NORMAL", where)) : null;
+        float[] tangents = names.contains("TANGENT") ? accessors.floats(attribute(attributes, "TANGENT", where)) : null;
+        int modeNumber = Json.optInt(prim, "mode", 4, where);
+        PrimitiveMode mode = PrimitiveMode.ofGltf(modeNumber);
+        if (mode == null) {
+            throw ImportException.invalid(where + ": mode " + modeNumber + " is not a glTF primitive mode (0 to 6)");
+        }
+        int[] indices = null;
+        if (Json.has(prim, "indices")) {
+            Accessor ia = accessors.require(Json.reqInt(prim, "indices", where), AccessorUsage.INDICES, "indices", where);
+            indices = accessors.ints(ia);
+            for (int i = 0; i < indices.length; i++) {
+                long v = Integer.toUnsignedLong(indices[i]);
+                if (v >= vertexCount) {
+                    throw ImportException.invalid(where + ": index " + i + " = " + v + " is out of range for "
+                            + vertexCount + " vertices");
+                }
+            }
+        }
+        int sets = influenceSets(joints, weights, where);
+        int k = 4 * sets;
+        int[] packedJoints;
+        float[] packedWeights;
+        if (sets == 0) {
+            packedJoints = new int[0];
+            packedWeights = new float[0];
+        } else if (sets == 1) {
+            packedJoints = accessors.ints(joints.get(0));
+            packedWeights = accessors.floats(weights.get(0));
+        } else {
+            long slots = (long) vertexCount * k;
+            budget.charge(slots, 8, where + " influences");
+            if (slots > Integer.MAX_VALUE - 16) {
+                throw ImportException.tooLarge(where + ": " + slots + " influence slots do not fit in one array");
+            }
+            packedJoints = new int[(int) slots];
+            packedWeights = new float[(int) slots];
+            for (int s = 0; s < sets; s++) {
+                int[] j = accessors.ints(joints.get(s));
+                float[] w = accessors.floats(weights.get(s));
+                for (int v = 0; v < vertexCount; v++) {
+                    System.arraycopy(j, 4 * v, packedJoints, v * k + 4 * s, 4);
+                    System.arraycopy(w, 4 * v, packedWeights, v * k + 4 * s, 4);
+                }
+            }
+        }
+        try {
+            return new Primitive(mode, names, positions, normals, tangents, indices, k, packedJoints, packedWeights);
+        } catch (IllegalArgumentException e) {
+            throw ImportException.invalid(where + ": " + e.getMessage());
+        }
+    }
+
+    /** The accessor of attribute {@code name}, checked for the attribute's semantic (custom ones unchecked). */
+    private Accessor attribute(JsonNode attributes, String name, String where) {
+        int index = Json.toInt(attributes.get(name), where + ": attribute " + name);
+        AccessorUsage usage = AccessorUsage.forAttribute(name);
+        return usage == null ? accessors.accessor(index, name + " accessor", where)
+                : accessors.require(index, usage, name, where);
+    }
+
+    /** Checks that influence sets pair up and are numbered 0, 1, …; returns their number. */
+    private static int influenceSets(Map<Integer, Accessor> joints, Map<Integer, Accessor> weights, String where) {
+        for (int s : joints.keySet()) {
+            if (!weights.containsKey(s)) {
+                throw ImportException.invalid(where + ": JOINTS_" + s + " has no matching WEIGHTS_" + s);
+            }
+        }
+        for (int s : weights.keySet()) {
+            if (!joints.containsKey(s)) {
+                throw ImportException.invalid(where + ": WEIGHTS_" + s + " has no matching JOINTS_" + s);
+            }
+        }
+        int expected = 0;
+        for (int s : joints.keySet()) {
+            if (s != expected) {
+                throw ImportException.invalid(where + ": influence sets must be numbered from 0 without gaps, but "
+                        + "JOINTS_" + s + " comes without JOINTS_" + expected);
+            }
+            expected++;
+        }
+        return joints.size();
+    }
+
+    /** The set number {@code n} of an attribute named {@code prefix + n} (decimal, no leading zeros), else -1. */
+    private static int setNumber(String name, String prefix) {
+        if (!name.startsWith(prefix) || name.length() == prefix.length() || name.length() > prefix.length() + 4) {
+            return -1;
+        }
+        String digits = name.substring(prefix.length());
+        if ((digits.length() > 1 && digits.charAt(0) == '0') || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return -1;
+        }
+        return Integer.parseInt(digits);
+    }
+}

@@ -1,0 +1,42 @@
+package io.posekit.config;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import java.nio.file.Path;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * posekit's configuration ({@code posekit.*}); every value has an embedded default so the service runs with
+ * no configuration at all.
+ *
+ * @param cache the parsed-asset cache
+ * @param store where uploads are kept
+ * @param upload upload limits
+ */
+@ConfigurationProperties("posekit")
+@Validated
+public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @DefaultValue Store store,
+        @Valid @DefaultValue Upload upload) {
+
+    /**
+     * @param maxBytes memory budget of parsed assets ({@code posekit.cache.max-bytes}, default 512MB)
+     */
+    public record Cache(@NotNull @DefaultValue("512MB") DataSize maxBytes) {
+    }
+
+    /**
+     * @param dir the store directory ({@code posekit.store.dir}, default {@code posekit-store} under the
+     *     working directory)
+     */
+    public record Store(@NotNull @DefaultValue("posekit-store") Path dir) {
+    }
+
+    /**
+     * @param maxBytes the largest upload, all files together ({@code posekit.upload.max-bytes}, default 256MB)
+     */
+    public record Upload(@NotNull @DefaultValue("256MB") DataSize maxBytes) {
+    }
+}

@@ -1,0 +1,68 @@
+package io.posekit.skinning;
+
+import io.posekit.rig.Skin;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Poses mesh instances into model space: a skinned instance by linear blend skinning with its skin's
+ * skinning matrices ({@code model(joint) · inverseBind}; the carrying node's own transform is ignored, as
+ * glTF specifies), a rigid instance — or a primitive without joint weights — by its node's model matrix.
+ * Outputs are newly allocated per call and owned by the caller.
+ */
+public final class MeshPoser {
+
+    private MeshPoser() {
+    }
+
+    /** Skinning matrices of {@code skin} (16 floats per joint, column-major) for the given model matrices. */
+    public static float[] skinningMatrices(Skin skin, float[] modelMatrices) {
+        float[] out = new float[16 * skin.jointCount()];
+        SkinningMatricesJob job = new SkinningMatricesJob();
+        job.skin = skin;
+        job.modelMatrices = modelMatrices;
+        job.output = out;
+        job.run();
+        return out;
+    }
+
+    /**
+     * Poses every primitive of {@code instance}.
+     *
+     * @param instance the mesh instance
+     * @param skinningMatrices its skin's skinning matrices, or {@code null} for a rigid instance
+     * @param modelMatrices model matrices of all rig nodes (16 per node)
+     * @param wanted which attributes to produce (normals/tangents only where the primitive has them)
+     */
+    public static List<PosedPrimitive> pose(MeshInstance instance, float[] skinningMatrices, float[] modelMatrices,
+            Set<VertexAttribute> wanted) {
+        List<PosedPrimitive> out = new ArrayList<>(instance.primitives().size());
+        SkinningJob skinning = new SkinningJob();
+        RigidTransformJob rigid = new RigidTransformJob();
+        for (Primitive p : instance.primitives()) {
+            int n = p.vertexCount();
+            float[] positions = wanted.contains(VertexAttribute.POSITION) ? new float[3 * n] : null;
+            float[] normals = wanted.contains(VertexAttribute.NORMAL) && p.normals() != null ? new float[3 * n] : null;
+            float[] tangents = wanted.contains(VertexAttribute.TANGENT) && p.tangents() != null ? new float[4 * n] : null;
+            if (skinningMatrices != null && p.influencesPerVertex() > 0) {
+                skinning.primitive = p;
+                skinning.skinningMatrices = skinningMatrices;
+                skinning.outPositions = positions;
+                skinning.outNormals = normals;
+                skinning.outTangents = tangents;
+                skinning.run();
+            } else {
+                rigid.primitive = p;
+                rigid.matrix = modelMatrices;
+                rigid.matrixOffset = 16 * instance.node();
+                rigid.outPositions = positions;
+                rigid.outNormals = normals;
+                rigid.outTangents = tangents;
+                rigid.run();
+            }
+            out.add(new PosedPrimitive(n, positions, normals, tangents));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,96 @@
+package io.posekit.asset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.posekit.clip.Interpolation;
+import io.posekit.clip.Track;
+import io.posekit.clip.TrackProperty;
+import io.posekit.skinning.Primitive;
+import io.posekit.skinning.PrimitiveMode;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ModelBuilderTest {
+
+    private static ImportScene.Node node(String name, int parent, int source) {
+        return new ImportScene.Node(name, parent, source, new float[] {source, 0, 0}, null, null);
+    }
+
+    private static Primitive skinnedTriangle(int joint) {
+        return new Primitive(PrimitiveMode.TRIANGLES, List.of("POSITION", "JOINTS_0", "WEIGHTS_0"),
+                new float[9], null, null, null, 4, new int[] {joint, 0, 0, 0, joint, 0, 0, 0, joint, 0, 0, 0},
+                new float[] {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0});
+    }
+
+    @Test
+    void ordersNodesParentFirstDepthFirstAndRemapsEveryReference() {
+        // file order: child listed before its parent, two roots
+        List<ImportScene.Node> nodes = List.of(
+                node("hand", 2, 0), // 0
+                node("root", -1, 1), // 1
+                node("arm", 1, 2), // 2
+                node("other", -1, 3)); // 3
+        ImportScene scene = new ImportScene(nodes,
+                List.of(new ImportScene.Skin("skin", new int[] {2, 0}, null)),
+                List.of(new ImportScene.MeshInstance("m", 3, 0, 0, List.of(skinnedTriangle(1)))),
+                List.of(new ImportScene.Clip(null, List.of(new Track(0, TrackProperty.TRANSLATION, Interpolation.LINEAR, 3,
+                        new float[] {0, 2}, new float[6])))),
+                List.of());
+        Model model = ModelBuilder.build(AssetFormat.GLTF, scene);
+        assertThat(model.rig().names()).containsExactly("root", "arm", "hand", "other");
+        assertThat(model.rig().parents()).containsExactly(-1, 0, 1, -1);
+        assertThat(model.rig().sourceIndex(2)).isEqualTo(0);
+        assertThat(model.rig().restTranslations()[3 * 2]).isEqualTo(0f); // hand's own translation (source 0)
+        assertThat(model.rig().restRotations()).containsExactly(0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1);
+        assertThat(model.skins().getFirst().jointNodes()).containsExactly(1, 2);
+        assertThat(model.skins().getFirst().inverseBindMatrices()).hasSize(32);
+        assertThat(model.skins().getFirst().inverseBindMatrices()[15]).isEqualTo(1f);
+        assertThat(model.meshes().getFirst().node()).isEqualTo(3);
+        assertThat(model.clips().getFirst().name()).isEqualTo("animation_0");
+        assertThat(model.clips().getFirst().duration()).isEqualTo(2.0);
+        assertThat(model.clips().getFirst().tracks().getFirst().node()).isEqualTo(2);
+    }
+
+    @Test
+    void rejectsCyclesAndDanglingReferences() {
+        List<ImportScene.Node> cycle = List.of(node("a", 1, 0), node("b", 0, 1));
+        assertThatThrownBy(() -> ModelBuilder.build(AssetFormat.GLTF, new ImportScene(cycle, List.of(), List.of(), List.of(), List.of())))
+                .isInstanceOf(ImportException.class)
+                .hasMessage("the node hierarchy has a cycle through node 0 ('a')");
+        List<ImportScene.Node> one = List.of(node("a", -1, 0));
+        assertThatThrownBy(() -> ModelBuilder.build(AssetFormat.GLTF, new ImportScene(one,
+                List.of(new ImportScene.Skin(null, new int[] {5}, null)), List.of(), List.of(), List.of())))
+                .hasMessage("skin 0: joint 0 refers to node 5, which is not in the scene");
+    }
+
+    @Test
+    void rejectsJointIndicesBeyondTheSkin() {
+        List<ImportScene.Node> one = List.of(node("a", -1, 0));
+        ImportScene scene = new ImportScene(one, List.of(new ImportScene.Skin(null, new int[] {0}, null)),
+                List.of(new ImportScene.MeshInstance("m", 0, 0, 4, List.of(skinnedTriangle(3)))), List.of(), List.of());
+        assertThatThrownBy(() -> ModelBuilder.build(AssetFormat.GLTF, scene))
+                .hasMessage("mesh 4 primitive 0: joint index 3 is out of range for skin 0 with 1 joints");
+    }
+
+    @Test
+    void normalisesRestRotationsAndWarns() {
+        ImportScene.Node n = new ImportScene.Node("a", -1, 0, null, new float[] {0, 0, 2, 0}, null);
+        Model model = ModelBuilder.build(AssetFormat.GLTF, new ImportScene(List.of(n), List.of(), List.of(), List.of(), List.of()));
+        assertThat(model.rig().restRotations()).containsExactly(0, 0, 1, 0);
+        assertThat(model.rig().restScales()).containsExactly(1, 1, 1);
+        assertThat(model.warnings()).containsExactly("node 0 ('a') rotation is not a unit quaternion (length 2.0); normalised");
+    }
+
+    @Test
+    void keepsTheLastOfTwoTracksOnTheSameTarget() {
+        List<ImportScene.Node> one = List.of(node("a", -1, 0));
+        Track first = new Track(0, TrackProperty.SCALE, Interpolation.STEP, 3, new float[] {0}, new float[] {1, 1, 1});
+        Track second = new Track(0, TrackProperty.SCALE, Interpolation.STEP, 3, new float[] {0}, new float[] {2, 2, 2});
+        Model model = ModelBuilder.build(AssetFormat.GLTF, new ImportScene(one, List.of(), List.of(),
+                List.of(new ImportScene.Clip("c", List.of(first, second))), List.of()));
+        assertThat(model.clips().getFirst().tracks()).hasSize(1);
+        assertThat(model.clips().getFirst().tracks().getFirst().values()).containsExactly(2, 2, 2);
+        assertThat(model.warnings()).containsExactly("clip 'c': node 0 has two scale tracks; the last one is used");
+    }
+}

@@ -1,0 +1,58 @@
+package io.posekit.skinning;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.posekit.rig.Skin;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class SkinningMatricesJobTest {
+
+    // model matrices of 3 nodes: 0 = T(1,2,3), 1 = unused garbage, 2 = T(0,5,0)·Rz(90°)
+    private static final float[] MODEL = {
+        1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1,
+        9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
+        0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 0, 5, 0, 1,
+    };
+
+    // joint 0 = node 2 with IBM T(−1,0,0); joint 1 = node 0 with IBM S(2,3,4)
+    private static Skin skin() {
+        return new Skin("s", new int[] {2, 0}, new float[] {
+            1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -1, 0, 0, 1,
+            2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 4, 0, 0, 0, 0, 1,
+        });
+    }
+
+    private static SkinningMatricesJob job(Skin skin, float[] model, float[] out) {
+        SkinningMatricesJob job = new SkinningMatricesJob();
+        job.skin = skin;
+        job.modelMatrices = model;
+        job.output = out;
+        return job;
+    }
+
+    @Test
+    void modelTimesInverseBindKnownAnswer() {
+        float[] out = new float[32];
+        SkinningMatricesJob job = job(skin(), MODEL, out);
+        assertThat(job.validate()).isTrue();
+        job.run();
+        // joint 0: T(0,5,0)·Rz·T(−1,0,0) = upper Rz, translation Rz·(−1,0,0) + (0,5,0) = (0,4,0)
+        assertThat(Arrays.copyOfRange(out, 0, 16)).containsExactly(0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 0, 4, 0, 1);
+        // joint 1: T(1,2,3)·S(2,3,4)
+        assertThat(Arrays.copyOfRange(out, 16, 32)).containsExactly(2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 4, 0, 1, 2, 3, 1);
+    }
+
+    @Test
+    void validateRejectsMissingModelMatricesAndShortOutput() {
+        assertThat(job(skin(), Arrays.copyOf(MODEL, 47), new float[32]).validate()).isFalse();
+        assertThat(job(skin(), MODEL, new float[31]).validate()).isFalse();
+        assertThat(job(null, MODEL, new float[32]).validate()).isFalse();
+        assertThat(job(skin(), null, new float[32]).validate()).isFalse();
+        assertThat(job(skin(), MODEL, null).validate()).isFalse();
+        float[] same = MODEL.clone();
+        assertThat(job(skin(), same, same).validate()).isFalse();
+        assertThatThrownBy(job(skin(), MODEL, new float[31])::run).isInstanceOf(IllegalStateException.class);
+    }
+}
