@@ -71,12 +71,25 @@ public final class AssetImporters {
             throw ImportException.unsupported("format '" + format.wireName() + "' (" + main.baseName()
                     + ") is recognised but not supported yet; supported: " + describeSupported());
         }
-        ImportScene scene = importer.read(main, new SourceFiles(files), limits);
+        ImportScene scene = read(importer, main, new SourceFiles(files));
         if (scene.nodes().size() > limits.maxNodes()) {
             throw ImportException.tooLarge(main.baseName() + " has " + scene.nodes().size()
                     + " nodes; the limit is " + limits.maxNodes());
         }
         return new Imported(ModelBuilder.build(format, scene), main);
+    }
+
+    private ImportScene read(AssetImporter importer, SourceFile main, SourceFiles files) {
+        try {
+            return importer.read(main, files, limits);
+        } catch (ImportException e) {
+            throw e;
+        } catch (RuntimeException | StackOverflowError e) {
+            // importers report every failure they know of precisely; anything else is an importer bug met by
+            // this file, and still the client's file that cannot be read, never a server error
+            throw new ImportException(ImportException.Kind.INVALID, "internal error while reading "
+                    + main.baseName() + " (" + e.getClass().getSimpleName() + "); the file could not be imported", e);
+        }
     }
 
     private List<SourceFile> unpackZips(List<SourceFile> uploaded) {

@@ -1,8 +1,11 @@
 package io.posekit.asset;
 
 import io.posekit.clip.Clip;
+import io.posekit.clip.Interpolation;
 import io.posekit.clip.Track;
+import io.posekit.clip.TrackProperty;
 import io.posekit.math.Matrices;
+import io.posekit.math.Quaternions;
 import io.posekit.rig.Rig;
 import io.posekit.rig.Skin;
 import io.posekit.skinning.MeshInstance;
@@ -197,7 +200,7 @@ public final class ModelBuilder {
                 int jointCount = skins.get(m.skin()).jointCount();
                 for (int p = 0; p < m.primitives().size(); p++) {
                     Primitive prim = m.primitives().get(p);
-                    int max = prim.maxWeightedJoint();
+                    int max = prim.maxUsedJoint();
                     if (max >= jointCount) {
                         throw ImportException.invalid(what + " primitive " + p + ": joint index " + max
                                 + " is out of range for skin " + m.skin() + " with " + jointCount + " joints");
@@ -235,7 +238,7 @@ public final class ModelBuilder {
                     throw ImportException.invalid("clip '" + name + "': a " + t.property().wireName() + " track has "
                             + t.components() + " components, not " + expected);
                 }
-                Track remapped = t.withNode(rigIndexOf[t.node()]);
+                Track remapped = normalizedRotations(t.withNode(rigIndexOf[t.node()]));
                 long key = ((long) remapped.node() << 8) | t.property().ordinal();
                 if (byTarget.put(key, remapped) != null) {
                     warnings.add("clip '" + name + "': node " + remapped.node() + " has two "
@@ -245,6 +248,31 @@ public final class ModelBuilder {
             out.add(Clip.of(name, List.copyOf(byTarget.values())));
         }
         return out;
+    }
+
+    /**
+     * A rotation track whose STEP/LINEAR keys are unit quaternions: keys are returned untouched when a time
+     * falls on them and composed into matrices as given, so a non-unit key (quantised data, sloppy exporters)
+     * would scale the node. Cubic tracks are normalised after interpolation instead. The decoded values may
+     * be shared with other tracks, so a normalised copy is made only when some key needs it.
+     */
+    private static Track normalizedRotations(Track t) {
+        if (t.property() != TrackProperty.ROTATION || t.interpolation() == Interpolation.CUBICSPLINE) {
+            return t;
+        }
+        float[] v = t.values();
+        float[] out = null;
+        for (int k = 0; k < v.length; k += 4) {
+            double len = Math.sqrt((double) v[k] * v[k] + (double) v[k + 1] * v[k + 1] + (double) v[k + 2] * v[k + 2]
+                    + (double) v[k + 3] * v[k + 3]);
+            if (Math.abs(len - 1) > 1e-6) {
+                if (out == null) {
+                    out = v.clone();
+                }
+                Quaternions.normalize(out, k);
+            }
+        }
+        return out == null ? t : new Track(t.node(), t.property(), t.interpolation(), t.components(), t.times(), out);
     }
 
     private static String describe(ImportScene.Node node, int importIndex) {

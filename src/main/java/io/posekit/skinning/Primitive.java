@@ -146,12 +146,23 @@ public final class Primitive {
         return weights;
     }
 
-    /** The largest joint index referenced by a slot with non-zero weight, or -1. */
-    public int maxWeightedJoint() {
+    /**
+     * The largest joint index skinning reads, or -1: joints of slots with non-zero weight, and the slot-0
+     * joint of a vertex whose weights sum to 0 (or are not finite), which skinning binds to that joint alone.
+     */
+    public int maxUsedJoint() {
         int max = -1;
-        for (int i = 0; i < joints.length; i++) {
-            if (weights[i] != 0 && joints[i] > max) {
-                max = joints[i];
+        int k = influencesPerVertex;
+        for (int v = 0; v < vertexCount && k > 0; v++) {
+            double sum = 0;
+            for (int i = v * k; i < v * k + k; i++) {
+                if (weights[i] != 0) {
+                    sum += weights[i];
+                    max = Math.max(max, joints[i]);
+                }
+            }
+            if (sum == 0 || !Double.isFinite(sum)) {
+                max = Math.max(max, joints[v * k]);
             }
         }
         return max;

@@ -137,11 +137,10 @@ public final class AssetRepository {
         try {
             return importers.importUpload(files);
         } catch (ImportException e) {
+            if (e.getCause() != null) {
+                log.warn("importer failed unexpectedly on {}", files, e.getCause());
+            }
             throw e;
-        } catch (RuntimeException | StackOverflowError e) {
-            // a parser bug met by hostile input must not become a 500: the client sent a file we cannot read
-            log.warn("importer failed unexpectedly on {}", files, e);
-            throw ImportException.invalid("the file could not be parsed (" + e.getClass().getSimpleName() + ")");
         }
     }
 

@@ -49,20 +49,6 @@ public final class GltfImporter implements AssetImporter {
      */
     @Override
     public ImportScene read(SourceFile main, SourceFiles upload, ImportLimits limits) {
-        try {
-            return doRead(main, upload, limits);
-        } catch (ImportException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            // a safety net: every known failure is reported precisely above; never leak anything else
-            throw new ImportException(ImportException.Kind.INVALID,
-                    "internal error while reading glTF file '" + main.name() + "': " + e, e);
-        } catch (StackOverflowError e) {
-            throw ImportException.invalid("glTF file '" + main.name() + "' is nested too deeply to read");
-        }
-    }
-
-    private ImportScene doRead(SourceFile main, SourceFiles upload, ImportLimits limits) {
         byte[] bytes = main.bytes();
         boolean glb = GlbContainer.hasMagic(bytes) || main.name().toLowerCase(Locale.ROOT).endsWith(".glb");
         GltfDocument doc;

@@ -21,8 +21,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Systematic corruption of a valid asset: every failure must be a precise ImportException, never another
- * exception (NPE, ClassCast, IndexOutOfBounds, NumberFormat, Arithmetic, …) and never the importer's
- * internal-error safety net.
+ * exception (NPE, ClassCast, IndexOutOfBounds, NumberFormat, Arithmetic, …), which AssetImporters would
+ * only be able to report as an internal error.
  */
 class RobustnessTest {
 

@@ -1,0 +1,90 @@
+package io.posekit.asset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class AssetImportersTest {
+
+    /** An importer that records what it was given and returns a one-node scene, or fails as told. */
+    private static final class FakeImporter implements AssetImporter {
+        private final RuntimeException failure;
+        SourceFile main;
+        SourceFiles upload;
+
+        FakeImporter(RuntimeException failure) {
+            this.failure = failure;
+        }
+
+        @Override
+        public AssetFormat format() {
+            return AssetFormat.GLTF;
+        }
+
+        @Override
+        public ImportScene read(SourceFile main, SourceFiles upload, ImportLimits limits) {
+            this.main = main;
+            this.upload = upload;
+            if (failure != null) {
+                throw failure;
+            }
+            return new ImportScene(List.of(new ImportScene.Node("n", -1, 0, null, null, null)), List.of(), List.of(),
+                    List.of(), List.of());
+        }
+    }
+
+    private static SourceFile file(String name) {
+        return new SourceFile(name, name.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void picksTheOneModelFileAndPassesTheRestAsSiblings() throws Exception {
+        FakeImporter fake = new FakeImporter(null);
+        AssetImporters importers = new AssetImporters(List.of(fake), ImportLimits.DEFAULT);
+        byte[] zip = ZipUnpackerTest.zip(java.util.Map.of("m/a.gltf", "x".getBytes(), "m/a.bin", "y".getBytes()));
+        AssetImporters.Imported imported = importers.importUpload(List.of(new SourceFile("bundle.zip", zip), file("tex.png")));
+        assertThat(imported.main().name()).isEqualTo("m/a.gltf");
+        assertThat(fake.upload.files()).extracting(SourceFile::name).containsExactlyInAnyOrder("m/a.gltf", "m/a.bin", "tex.png");
+        assertThat(imported.model().format()).isEqualTo(AssetFormat.GLTF);
+        assertThat(imported.model().rig().nodeCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aModelFileOfAnUnsupportedFormatIs415() {
+        AssetImporters importers = new AssetImporters(List.of(new FakeImporter(null)), ImportLimits.DEFAULT);
+        assertThatThrownBy(() -> importers.importUpload(List.of(file("rig.fbx"))))
+                .isInstanceOfSatisfying(ImportException.class, e -> assertThat(e.kind()).isEqualTo(ImportException.Kind.UNSUPPORTED))
+                .hasMessage("format 'fbx' (rig.fbx) is recognised but not supported yet; supported: gltf (.glb, .gltf)");
+    }
+
+    @Test
+    void md5AnimationsRideAlongWithTheirMesh() {
+        AssetImporters importers = new AssetImporters(List.of(new FakeImporter(null)), ImportLimits.DEFAULT);
+        // the mesh is the model file; the error proves it was chosen (MD5 has no importer here)
+        assertThatThrownBy(() -> importers.importUpload(List.of(file("walk.md5anim"), file("guy.md5mesh"), file("run.md5anim"))))
+                .hasMessageStartingWith("format 'md5' (guy.md5mesh)");
+    }
+
+    @Test
+    void anImporterBugBecomesAnInvalidFileNotACrash() {
+        FakeImporter buggy = new FakeImporter(new ArrayIndexOutOfBoundsException("Index 7 out of bounds for length 3"));
+        AssetImporters importers = new AssetImporters(List.of(buggy), ImportLimits.DEFAULT);
+        assertThatThrownBy(() -> importers.importUpload(List.of(file("a.glb"))))
+                .isInstanceOfSatisfying(ImportException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ImportException.Kind.INVALID);
+                    assertThat(e.getCause()).isInstanceOf(ArrayIndexOutOfBoundsException.class);
+                })
+                .hasMessage("internal error while reading a.glb (ArrayIndexOutOfBoundsException); the file could not be imported");
+    }
+
+    @Test
+    void tooManyNodesIs413() {
+        AssetImporters importers = new AssetImporters(List.of(new FakeImporter(null)), new ImportLimits(1 << 20, 0, 10, 1 << 20, 100));
+        assertThatThrownBy(() -> importers.importUpload(List.of(file("a.glb"))))
+                .isInstanceOfSatisfying(ImportException.class, e -> assertThat(e.kind()).isEqualTo(ImportException.Kind.TOO_LARGE))
+                .hasMessage("a.glb has 1 nodes; the limit is 0");
+    }
+}
