@@ -26,6 +26,9 @@ import java.util.Map;
  */
 public final class ModelBuilder {
 
+    /** How far from 1 a quaternion's length may be and still be used as stored (see {@link #normalizedRotations}). */
+    static final double UNIT_TOLERANCE = 1e-3;
+
     private ModelBuilder() {
     }
 
@@ -128,11 +131,11 @@ public final class ModelBuilder {
             if (len == 0) {
                 warnings.add(describe(node, i) + " has a zero rotation quaternion; identity used");
                 r[4 * ri + 3] = 1;
+            } else if (Math.abs(len - 1) <= UNIT_TOLERANCE) {
+                System.arraycopy(q, 0, r, 4 * ri, 4);
             } else {
-                if (Math.abs(len - 1) > 1e-3) {
-                    warnings.add(describe(node, i) + " rotation is not a unit quaternion (length " + (float) len
-                            + "); normalised");
-                }
+                warnings.add(describe(node, i) + " rotation is not a unit quaternion (length " + (float) len
+                        + "); normalised");
                 for (int c = 0; c < 4; c++) {
                     r[4 * ri + c] = (float) (q[c] / len);
                 }
@@ -238,7 +241,7 @@ public final class ModelBuilder {
                     throw ImportException.invalid("clip '" + name + "': a " + t.property().wireName() + " track has "
                             + t.components() + " components, not " + expected);
                 }
-                Track remapped = normalizedRotations(t.withNode(rigIndexOf[t.node()]));
+                Track remapped = normalizedRotations(t.withNode(rigIndexOf[t.node()]), name, warnings);
                 long key = ((long) remapped.node() << 8) | t.property().ordinal();
                 if (byTarget.put(key, remapped) != null) {
                     warnings.add("clip '" + name + "': node " + remapped.node() + " has two "
@@ -251,28 +254,36 @@ public final class ModelBuilder {
     }
 
     /**
-     * A rotation track whose STEP/LINEAR keys are unit quaternions: keys are returned untouched when a time
-     * falls on them and composed into matrices as given, so a non-unit key (quantised data, sloppy exporters)
-     * would scale the node. Cubic tracks are normalised after interpolation instead. The decoded values may
-     * be shared with other tracks, so a normalised copy is made only when some key needs it.
+     * Rotations within {@link #UNIT_TOLERANCE} of unit length are used exactly as stored, as the glTF spec's
+     * slerp and three.js do (quantised or rounded keys such as {@code (0, 0, 0.707, 0.707)} are common and
+     * valid). Keys further off would scale their node when composed into a matrix, so those are normalised,
+     * with a warning. Cubic tracks are normalised after interpolation instead. The decoded values may be
+     * shared with other tracks, so a normalised copy is made only when some key needs it.
      */
-    private static Track normalizedRotations(Track t) {
+    private static Track normalizedRotations(Track t, String clip, List<String> warnings) {
         if (t.property() != TrackProperty.ROTATION || t.interpolation() == Interpolation.CUBICSPLINE) {
             return t;
         }
         float[] v = t.values();
         float[] out = null;
+        int fixed = 0;
         for (int k = 0; k < v.length; k += 4) {
             double len = Math.sqrt((double) v[k] * v[k] + (double) v[k + 1] * v[k + 1] + (double) v[k + 2] * v[k + 2]
                     + (double) v[k + 3] * v[k + 3]);
-            if (Math.abs(len - 1) > 1e-6) {
+            if (!(Math.abs(len - 1) <= UNIT_TOLERANCE)) {
                 if (out == null) {
                     out = v.clone();
                 }
                 Quaternions.normalize(out, k);
+                fixed++;
             }
         }
-        return out == null ? t : new Track(t.node(), t.property(), t.interpolation(), t.components(), t.times(), out);
+        if (out == null) {
+            return t;
+        }
+        warnings.add("clip '" + clip + "': " + fixed + " rotation keys of node " + t.node()
+                + " are not unit quaternions; normalised");
+        return new Track(t.node(), t.property(), t.interpolation(), t.components(), t.times(), out);
     }
 
     private static String describe(ImportScene.Node node, int importIndex) {

@@ -83,6 +83,21 @@ class ModelBuilderTest {
     }
 
     @Test
+    void usesNearlyUnitRotationsAsStoredAndNormalisesBrokenKeys() {
+        ImportScene.Node n = new ImportScene.Node("a", -1, 0, null, new float[] {0, 0, 0.707f, 0.707f}, null);
+        float[] keys = {0, 0, 0.707f, 0.707f, 0, 0, 0, 3};
+        Track rotation = new Track(0, TrackProperty.ROTATION, Interpolation.LINEAR, 4, new float[] {0, 1}, keys);
+        Model model = ModelBuilder.build(AssetFormat.GLTF, new ImportScene(List.of(n), List.of(), List.of(),
+                List.of(new ImportScene.Clip("spin", List.of(rotation))), List.of()));
+        // length 0.99985: within the unit tolerance, kept bit for bit (as the spec's slerp and three.js use it)
+        assertThat(model.rig().restRotations()).containsExactly(0, 0, 0.707f, 0.707f);
+        float[] values = model.clips().getFirst().tracks().getFirst().values();
+        assertThat(values).containsExactly(0, 0, 0.707f, 0.707f, 0, 0, 0, 1);
+        assertThat(keys[7]).as("the decoded array, possibly shared, is not modified").isEqualTo(3f);
+        assertThat(model.warnings()).containsExactly("clip 'spin': 1 rotation keys of node 0 are not unit quaternions; normalised");
+    }
+
+    @Test
     void keepsTheLastOfTwoTracksOnTheSameTarget() {
         List<ImportScene.Node> one = List.of(node("a", -1, 0));
         Track first = new Track(0, TrackProperty.SCALE, Interpolation.STEP, 3, new float[] {0}, new float[] {1, 1, 1});
