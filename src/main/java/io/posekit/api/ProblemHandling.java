@@ -13,6 +13,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.multipart.MaxUploadSizeExceededException;
 import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
@@ -40,6 +41,15 @@ class ProblemHandling extends ResponseEntityExceptionHandler {
             case UNSUPPORTED -> problem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported format", e.getMessage(), e, request);
             case TOO_LARGE -> problem(HttpStatus.CONTENT_TOO_LARGE, "Asset too large", e.getMessage(), e, request);
         };
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleMaxUploadSizeExceededException(MaxUploadSizeExceededException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        // the container's own words say which limit was hit (file size, request size or part count)
+        String cause = e.getMostSpecificCause().getMessage();
+        return problem(HttpStatus.CONTENT_TOO_LARGE, "Upload too large", "the upload exceeds a limit"
+                + (cause == null || cause.equals(e.getMessage()) ? "" : ": " + cause), e, request);
     }
 
     @ExceptionHandler(MultipartException.class)

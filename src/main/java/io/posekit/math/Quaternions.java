@@ -91,17 +91,7 @@ public final class Quaternions {
         if (d > LERP_THRESHOLD) {
             k0 = 1 - t;
             k1 = t;
-            double x = k0 * ax + k1 * bx, y = k0 * ay + k1 * by, z = k0 * az + k1 * bz, w = k0 * aw + k1 * bw;
-            double len = Math.sqrt(x * x + y * y + z * z + w * w);
-            if (len == 0 || !Double.isFinite(len)) {
-                identity(out, o);
-                return;
-            }
-            double inv = 1 / len;
-            out[o] = (float) (x * inv);
-            out[o + 1] = (float) (y * inv);
-            out[o + 2] = (float) (z * inv);
-            out[o + 3] = (float) (w * inv);
+            normalizeTo(k0 * ax + k1 * bx, k0 * ay + k1 * by, k0 * az + k1 * bz, k0 * aw + k1 * bw, out, o);
             return;
         }
         // d ≤ 1 − 1e-9 here, so the angle is ≥ ~4.5e-5 rad and sin(angle) is safely non-zero.

@@ -96,6 +96,23 @@ class AssetApiTest {
     }
 
     @Test
+    void acceptsAGltfWithManyImageParts() {
+        GltfBuilder asset = GltfBuilder.skinnedTwoBoneStrip();
+        asset.setRoot("extras", "manyParts");
+        GltfBuilder.ExternalGltf external = asset.toGltfWithExternalBin("strip.bin");
+        Map<String, byte[]> parts = new LinkedHashMap<>();
+        parts.put("strip.gltf", external.jsonBytes());
+        parts.put("strip.bin", external.bin());
+        for (int i = 0; i < 30; i++) {
+            parts.put("texture" + i + ".png", new byte[] {(byte) 0x89, 'P', 'N', 'G', (byte) i});
+        }
+        PosekitClient.Response r = client().upload(parts);
+        assertThat(r.status()).as(r.toString()).isEqualTo(201);
+        assertThat(r.json().get("sizeBytes").asLong())
+                .isEqualTo(external.jsonBytes().length + external.bin().length + 30 * 5);
+    }
+
+    @Test
     void deletesAnAsset() throws Exception {
         GltfBuilder asset = GltfBuilder.skinnedTwoBoneStrip();
         asset.setRoot("extras", "deletesAnAsset");

@@ -1,0 +1,72 @@
+package io.posekit.math;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+class MatricesTest {
+
+    private static final float S = (float) Math.sqrt(0.5);
+
+    @Test
+    void composeTrsIsTranslationTimesRotationTimesScale() {
+        double[] m = new double[16];
+        // 90° about Z, scale (2,3,4), translation (1,2,3): columns are R·S
+        Matrices.composeTrs(new float[] {1, 2, 3}, 0, new float[] {0, 0, S, S}, 0, new float[] {2, 3, 4}, 0, m, 0);
+        double[] expected = {0, 2, 0, 0, -3, 0, 0, 0, 0, 0, 4, 0, 1, 2, 3, 1};
+        for (int i = 0; i < 16; i++) {
+            assertThat(m[i]).as("element %d", i).isCloseTo(expected[i], within(1e-6));
+        }
+    }
+
+    @Test
+    void decomposeRecoversTrsAndRepresentsAMirrorAsNegativeX() {
+        float[] m = {0, 2, 0, 0, -3, 0, 0, 0, 0, 0, 4, 0, 1, 2, 3, 1};
+        float[] t = new float[3], r = new float[4], s = new float[3];
+        double err = Matrices.decompose(m, 0, t, 0, r, 0, s, 0);
+        assertThat(err).isLessThan(1e-6);
+        assertThat(t).containsExactly(1, 2, 3);
+        assertThat(s).containsExactly(new float[] {2, 3, 4}, within(1e-6f));
+        assertThat(r).containsExactly(new float[] {0, 0, S, S}, within(1e-6f));
+
+        float[] mirror = {-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+        assertThat(Matrices.decompose(mirror, 0, t, 0, r, 0, s, 0)).isLessThan(1e-6);
+        assertThat(s).containsExactly(-1, 1, 1);
+        assertThat(r).containsExactly(new float[] {0, 0, 0, 1}, within(0f)); // ±0 alike
+
+        float[] shear = {1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+        assertThat(Matrices.decompose(shear, 0, t, 0, r, 0, s, 0)).as("shear is reported").isGreaterThan(0.1);
+    }
+
+    @Test
+    void normalMatrixIsTheInverseTransposeAndZeroForSingularMatrices() {
+        // scale (2, 4, 1): normals scale by (1/2, 1/4, 1)
+        float[] m = {2, 0, 0, 0, 0, 4, 0, 0, 0, 0, 1, 0, 5, 6, 7, 1};
+        float[] n = new float[9];
+        Matrices.normalMatrix(m, 0, n, 0);
+        assertThat(n).containsExactly(new float[] {0.5f, 0, 0, 0, 0.25f, 0, 0, 0, 1}, within(0f));
+        // a shear x += y maps the plane x = 0 onto x − y = 0: its normal (1,0,0) goes to (1,−1,0), while the
+        // plane y = 0 maps onto itself and its normal (0,1,0) stays
+        float[] shear = {1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+        Matrices.normalMatrix(shear, 0, n, 0);
+        assertThat(new float[] {n[0], n[1], n[2]}).containsExactly(new float[] {1, -1, 0}, within(0f));
+        assertThat(new float[] {n[3], n[4], n[5]}).containsExactly(new float[] {0, 1, 0}, within(0f));
+        float[] singular = {0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+        Matrices.normalMatrix(singular, 0, n, 0);
+        assertThat(n).containsExactly(new float[9], within(0f));
+    }
+
+    @Test
+    void invertAndMultiplyRoundTrip() {
+        float[] m = {0, 2, 0, 0, -3, 0, 0, 0, 0, 0, 4, 0, 1, 2, 3, 1};
+        float[] inv = new float[16];
+        assertThat(Matrices.invert(m, 0, inv, 0)).isTrue();
+        float[] product = new float[16];
+        Matrices.multiply(m, 0, inv, 0, product, 0);
+        float[] identity = new float[16];
+        Matrices.identity(identity, 0);
+        assertThat(product).containsExactly(identity, within(1e-6f));
+        assertThat(Matrices.invert(new float[16], 0, inv, 0)).isFalse();
+    }
+}
