@@ -1,9 +1,11 @@
 package io.posekit.config;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.posekit.asset.AssetImporters;
 import io.posekit.asset.ImportLimits;
 import io.posekit.store.AssetRepository;
 import io.posekit.store.AssetStore;
+import io.posekit.store.StoreHealthIndicator;
 import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -29,7 +31,13 @@ public class PosekitConfiguration {
     }
 
     @Bean
-    AssetRepository assetRepository(AssetStore store, AssetImporters importers, PosekitProperties properties) {
-        return new AssetRepository(store, importers, properties.cache().maxBytes().toBytes(), Clock.systemUTC());
+    AssetRepository assetRepository(AssetStore store, AssetImporters importers, PosekitProperties properties,
+            MeterRegistry meters) {
+        return new AssetRepository(store, importers, properties.cache().maxBytes().toBytes(), Clock.systemUTC(), meters);
+    }
+
+    @Bean
+    StoreHealthIndicator storeHealthIndicator(AssetStore store) {
+        return new StoreHealthIndicator(store);
     }
 }

@@ -1,6 +1,7 @@
 package io.posekit.config;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotNull;
 import java.nio.file.Path;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -25,6 +26,11 @@ public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @Defaul
      * @param maxBytes memory budget of parsed assets ({@code posekit.cache.max-bytes}, default 512MB)
      */
     public record Cache(@NotNull @DefaultValue("512MB") DataSize maxBytes) {
+
+        @AssertTrue(message = "posekit.cache.max-bytes must be at least 1MB")
+        boolean isAtLeastOneMegabyte() {
+            return maxBytes == null || maxBytes.toBytes() >= DataSize.ofMegabytes(1).toBytes();
+        }
     }
 
     /**
@@ -38,5 +44,10 @@ public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @Defaul
      * @param maxBytes the largest upload, all files together ({@code posekit.upload.max-bytes}, default 256MB)
      */
     public record Upload(@NotNull @DefaultValue("256MB") DataSize maxBytes) {
+
+        @AssertTrue(message = "posekit.upload.max-bytes must be between 1KB and 2GB")
+        boolean isWithinRange() {
+            return maxBytes == null || (maxBytes.toBytes() >= 1024 && maxBytes.toBytes() <= Integer.MAX_VALUE - 8);
+        }
     }
 }

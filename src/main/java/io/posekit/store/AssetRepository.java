@@ -2,6 +2,10 @@ package io.posekit.store;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import io.posekit.asset.AssetImporters;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.Model;
@@ -21,6 +25,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>An upload is parsed before anything is stored: a file that fails to import leaves the store and the
  * cache exactly as they were. Thread-safe.
+ *
+ * <p>Metrics: {@code posekit.upload.size} (bytes per upload, tagged {@code outcome} created, existing or
+ * rejected), {@code posekit.import.duration} (parse time, tagged {@code source} upload or reload,
+ * {@code format} and {@code outcome}), and the cache's own ({@code cache.*}, {@code cache=assets}).
  */
 public final class AssetRepository {
 
@@ -48,22 +56,27 @@ public final class AssetRepository {
     private final AssetImporters importers;
     private final Cache<String, Loaded> cache;
     private final Clock clock;
+    private final MeterRegistry meters;
 
     /**
      * @param store where uploads are kept
      * @param importers how they are parsed
      * @param cacheMaxBytes the cache budget: the most bytes of parsed models kept in memory
      * @param clock the time source for {@link StoredAsset#createdAt()}
+     * @param meters where metrics go
      */
-    public AssetRepository(AssetStore store, AssetImporters importers, long cacheMaxBytes, Clock clock) {
+    public AssetRepository(AssetStore store, AssetImporters importers, long cacheMaxBytes, Clock clock,
+            MeterRegistry meters) {
         this.store = store;
         this.importers = importers;
         this.clock = clock;
+        this.meters = meters;
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(cacheMaxBytes)
                 .weigher((String id, Loaded loaded) -> (int) Math.min(Integer.MAX_VALUE, loaded.model().footprintBytes()))
                 .recordStats()
                 .build();
+        CaffeineCacheMetrics.monitor(meters, cache, "assets");
     }
 
     /** The cache, for metrics. */
@@ -79,13 +92,20 @@ public final class AssetRepository {
      */
     public Added add(List<SourceFile> files) {
         checkNames(files);
+        long size = files.stream().mapToLong(SourceFile::size).sum();
         String id = ContentId.of(files);
         Optional<Loaded> existing = find(id);
         if (existing.isPresent()) {
+            uploadSize("existing").record(size);
             return new Added(existing.get(), false);
         }
-        AssetImporters.Imported imported = parse(files);
-        long size = files.stream().mapToLong(SourceFile::size).sum();
+        AssetImporters.Imported imported;
+        try {
+            imported = parse(files, "upload");
+        } catch (ImportException e) {
+            uploadSize("rejected").record(size);
+            throw e;
+        }
         List<StoredAsset.StoredFile> stored = ContentId.canonicalOrder(files).stream()
                 .map(f -> new StoredAsset.StoredFile(f.name(), f.size())).toList();
         StoredAsset meta = new StoredAsset(id, imported.main().baseName(), imported.model().format().wireName(), size,
@@ -93,6 +113,7 @@ public final class AssetRepository {
         StoredAsset saved = store.save(meta, files);
         Loaded loaded = new Loaded(saved, imported.model());
         cache.put(id, loaded);
+        uploadSize(saved == meta ? "created" : "existing").record(size);
         return new Added(loaded, saved == meta);
     }
 
@@ -130,18 +151,38 @@ public final class AssetRepository {
             return null;
         }
         log.debug("parsing stored asset {} ({})", id, meta.get().name());
-        return new Loaded(meta.get(), parse(files.get()).model());
+        return new Loaded(meta.get(), parse(files.get(), "reload").model());
     }
 
-    private AssetImporters.Imported parse(List<SourceFile> files) {
+    private AssetImporters.Imported parse(List<SourceFile> files, String source) {
+        long start = System.nanoTime();
+        String format = "unknown";
+        String outcome = "success";
         try {
-            return importers.importUpload(files);
+            AssetImporters.Imported imported = importers.importUpload(files);
+            format = imported.model().format().wireName();
+            return imported;
         } catch (ImportException e) {
+            outcome = e.kind().name().toLowerCase(java.util.Locale.ROOT);
             if (e.getCause() != null) {
                 log.warn("importer failed unexpectedly on {}", files, e.getCause());
             }
             throw e;
+        } finally {
+            Timer.builder("posekit.import.duration")
+                    .description("time to parse an asset into its runtime model")
+                    .tags("source", source, "format", format, "outcome", outcome)
+                    .register(meters)
+                    .record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
         }
+    }
+
+    private DistributionSummary uploadSize(String outcome) {
+        return DistributionSummary.builder("posekit.upload.size")
+                .description("bytes per upload, all files together")
+                .baseUnit("bytes")
+                .tag("outcome", outcome)
+                .register(meters);
     }
 
     private static void checkNames(List<SourceFile> files) {

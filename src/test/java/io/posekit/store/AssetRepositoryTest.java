@@ -3,6 +3,7 @@ package io.posekit.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.posekit.asset.AssetImporters;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportLimits;
@@ -22,9 +23,11 @@ class AssetRepositoryTest {
     Path dir;
 
     private final Clock clock = Clock.fixed(Instant.parse("2026-11-22T12:00:00Z"), ZoneOffset.UTC);
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
     private AssetRepository repository(long cacheBytes) {
-        return new AssetRepository(new AssetStore(dir), AssetImporters.all(ImportLimits.DEFAULT), cacheBytes, clock);
+        return new AssetRepository(new AssetStore(dir), AssetImporters.all(ImportLimits.DEFAULT), cacheBytes, clock,
+                meters);
     }
 
     @Test
@@ -41,6 +44,15 @@ class AssetRepositoryTest {
         assertThat(loaded.meta()).isEqualTo(added.asset().meta());
         assertThat(loaded.model().clips().getFirst().name()).isEqualTo("Bend");
         assertThat(restarted.cache().stats().missCount()).isEqualTo(1);
+
+        assertThat(meters.get("posekit.upload.size").tag("outcome", "created").summary().count()).isEqualTo(1);
+        assertThat(meters.get("posekit.upload.size").tag("outcome", "existing").summary().totalAmount())
+                .isEqualTo(files.getFirst().size());
+        assertThat(meters.get("posekit.import.duration").tags("source", "upload", "format", "gltf", "outcome", "success")
+                .timer().count()).isEqualTo(1);
+        assertThat(meters.get("posekit.import.duration").tags("source", "reload", "format", "gltf", "outcome", "success")
+                .timer().count()).isEqualTo(1);
+        assertThat(meters.get("cache.gets").tags("cache", "assets", "result", "miss").functionCounter().count()).isGreaterThan(0);
     }
 
     @Test
@@ -61,6 +73,9 @@ class AssetRepositoryTest {
                 .isInstanceOf(ImportException.class);
         assertThat(repo.list()).isEmpty();
         assertThat(dir.toFile().list()).isEmpty();
+        assertThat(meters.get("posekit.upload.size").tag("outcome", "rejected").summary().count()).isEqualTo(1);
+        assertThat(meters.get("posekit.import.duration").tags("format", "unknown", "outcome", "invalid").timer().count())
+                .isEqualTo(1);
     }
 
     @Test

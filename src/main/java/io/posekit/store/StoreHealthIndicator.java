@@ -1,0 +1,32 @@
+package io.posekit.store;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+/**
+ * Health of the asset store: {@code UP} while the store directory exists and a file can be created in it.
+ * Part of the readiness group: an instance that cannot store uploads should not receive them.
+ */
+public final class StoreHealthIndicator implements HealthIndicator {
+
+    private final AssetStore store;
+
+    public StoreHealthIndicator(AssetStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public Health health() {
+        Path root = store.root();
+        try {
+            Path probe = Files.createTempFile(root, ".health-", ".probe");
+            Files.delete(probe);
+            return Health.up().withDetail("dir", root.toString()).withDetail("assets", store.list().size()).build();
+        } catch (IOException | RuntimeException e) {
+            return Health.down().withDetail("dir", root.toString()).withDetail("error", e.toString()).build();
+        }
+    }
+}
