@@ -1,6 +1,7 @@
 package io.posekit.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
 /** Response bodies of the mesh endpoints. */
@@ -10,6 +11,7 @@ final class MeshResponses {
     }
 
     /** Bind-shape geometry in mesh space, as stored in the file. */
+    @Schema(name = "MeshGeometry")
     record Geometry(int mesh, String name, Integer skin, List<GeometryPrimitive> primitives) {
     }
 
@@ -23,6 +25,7 @@ final class MeshResponses {
     }
 
     /** Skinned vertices in model space, same vertex order as the geometry. */
+    @Schema(name = "SkinnedMesh")
     record Skinned(int mesh, String clip, double time, String loop, Double localTime, List<SkinnedPrimitive> primitives) {
     }
 

@@ -1,5 +1,7 @@
 package io.posekit.api;
 
+import static io.posekit.api.ApiDocs.PROBLEM_JSON;
+
 import io.posekit.asset.Model;
 import io.posekit.rig.Rig;
 import io.posekit.rig.Skin;
@@ -11,6 +13,13 @@ import io.posekit.skinning.PosedPrimitive;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.VertexAttribute;
 import io.posekit.store.AssetRepository;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -20,6 +29,7 @@ import java.util.List;
 import java.util.Set;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -38,6 +48,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/api/v1/assets/{id}")
+@Tag(name = "sampling", description = "Poses, skinning matrices and skinned meshes at a clip and time.")
 class SamplingController {
 
     static final String LAYOUT_HEADER = "Posekit-Layout";
@@ -49,8 +60,23 @@ class SamplingController {
     }
 
     @GetMapping(path = "/pose", produces = MediaType.APPLICATION_JSON_VALUE)
-    Object pose(@PathVariable String id, @RequestParam(required = false) String clip,
-            @RequestParam(required = false) String time, @RequestParam(required = false) String loop,
+    @Operation(operationId = "getPose", summary = "Pose of every node",
+            description = "The pose of every node (in summary order) at the clip and time: local TRS or model matrices.",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The pose.", content = @Content(
+                        mediaType = MediaType.APPLICATION_JSON_VALUE,
+                        schema = @Schema(oneOf = {PoseResponses.LocalPose.class, PoseResponses.ModelPose.class}))),
+                @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
+    Object pose(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
+            @Parameter(description = ApiDocs.CLIP, example = "Walk") @RequestParam(required = false) String clip,
+            @Parameter(description = ApiDocs.TIME, example = "0.5", schema = @Schema(type = "number", defaultValue = "0")) @RequestParam(required = false) String time,
+            @Parameter(description = ApiDocs.LOOP, example = "repeat", schema = @Schema(type = "string", allowableValues = {"clamp", "repeat", "pingpong"}, defaultValue = "clamp")) @RequestParam(required = false) String loop,
+            @Parameter(description = "local (default): each node's translation, rotation and scale relative to its parent;"
+                    + " model: each node's matrix in model space.", example = "model",
+                    schema = @Schema(type = "string", allowableValues = {"local", "model"}, defaultValue = "local"))
             @RequestParam(required = false) String space) {
         Model model = Assets.require(assets, id).model();
         if (space != null && !space.isEmpty() && !space.equals("local") && !space.equals("model")) {
@@ -78,10 +104,27 @@ class SamplingController {
 
     @GetMapping(path = "/skins/{skin}/matrices",
             produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_OCTET_STREAM_VALUE})
-    ResponseEntity<?> skinMatrices(@PathVariable String id, @PathVariable("skin") String skinParam,
-            @RequestParam(required = false) String clip, @RequestParam(required = false) String time,
-            @RequestParam(required = false) String loop,
-            @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
+    @Operation(operationId = "getSkinMatrices", summary = "Skinning matrices of a skin",
+            description = "Matrix k = model(joint k) · inverseBind k, in the skin's joint order. With Accept:"
+                    + " application/octet-stream: raw little-endian float32, 16 per joint.",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The skinning matrices.",
+                        headers = @Header(name = LAYOUT_HEADER, description = "For binary responses, what the floats are, e.g. matrix:24x16.",
+                                schema = @Schema(type = "string")),
+                        content = {
+                            @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = PoseResponses.SkinMatrices.class)),
+                            @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM_VALUE, schema = @Schema(type = "string", format = "binary"))}),
+                @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
+    ResponseEntity<?> skinMatrices(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
+            @Parameter(description = ApiDocs.SKIN, example = "0", schema = @Schema(type = "integer", minimum = "0"))
+            @PathVariable("skin") String skinParam,
+            @Parameter(description = ApiDocs.CLIP, example = "Walk") @RequestParam(required = false) String clip,
+            @Parameter(description = ApiDocs.TIME, example = "0.5", schema = @Schema(type = "number", defaultValue = "0")) @RequestParam(required = false) String time,
+            @Parameter(description = ApiDocs.LOOP, example = "repeat", schema = @Schema(type = "string", allowableValues = {"clamp", "repeat", "pingpong"}, defaultValue = "clamp")) @RequestParam(required = false) String loop,
+            @Parameter(hidden = true) @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
         Model model = Assets.require(assets, id).model();
         int skinIndex = index(skinParam, model.skins().size(), "skin");
         Sampling s = Sampling.parse(model, clip, time, loop);
@@ -101,7 +144,16 @@ class SamplingController {
     }
 
     @GetMapping(path = "/meshes/{mesh}", produces = MediaType.APPLICATION_JSON_VALUE)
-    MeshResponses.Geometry geometry(@PathVariable String id, @PathVariable("mesh") String meshParam) {
+    @Operation(operationId = "getMeshGeometry", summary = "Bind-shape geometry of a mesh instance",
+            description = "Positions, normals, tangents, influences and indices of each primitive in mesh space, as stored in the file.",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The geometry.", content = @Content(
+                        mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = MeshResponses.Geometry.class))),
+                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
+    MeshResponses.Geometry geometry(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
+            @Parameter(description = ApiDocs.MESH, example = "0", schema = @Schema(type = "integer", minimum = "0"))
+            @PathVariable("mesh") String meshParam) {
         Model model = Assets.require(assets, id).model();
         int meshIndex = index(meshParam, model.meshes().size(), "mesh");
         MeshInstance mesh = model.meshes().get(meshIndex);
@@ -115,10 +167,32 @@ class SamplingController {
 
     @GetMapping(path = "/meshes/{mesh}/skinned",
             produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_OCTET_STREAM_VALUE})
-    ResponseEntity<?> skinned(@PathVariable String id, @PathVariable("mesh") String meshParam,
-            @RequestParam(required = false) String clip, @RequestParam(required = false) String time,
-            @RequestParam(required = false) String loop, @RequestParam(required = false) String attributes,
-            @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
+    @Operation(operationId = "getSkinnedMesh", summary = "Skinned vertices of a mesh instance",
+            description = "Vertices in model space, same order as the bind-shape geometry. With Accept:"
+                    + " application/octet-stream: raw little-endian float32, per primitive its positions, normals, tangents"
+                    + " (as requested and present), described by the Posekit-Layout header.",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The skinned vertices.",
+                        headers = @Header(name = LAYOUT_HEADER, description = "For binary responses, per primitive (;-separated)"
+                                + " the attribute blocks in order, e.g. position:1728x3,normal:1728x3.", schema = @Schema(type = "string")),
+                        content = {
+                            @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = MeshResponses.Skinned.class)),
+                            @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM_VALUE, schema = @Schema(type = "string", format = "binary"))}),
+                @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
+    ResponseEntity<?> skinned(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
+            @Parameter(description = ApiDocs.MESH, example = "0", schema = @Schema(type = "integer", minimum = "0"))
+            @PathVariable("mesh") String meshParam,
+            @Parameter(description = ApiDocs.CLIP, example = "Walk") @RequestParam(required = false) String clip,
+            @Parameter(description = ApiDocs.TIME, example = "0.5", schema = @Schema(type = "number", defaultValue = "0")) @RequestParam(required = false) String time,
+            @Parameter(description = ApiDocs.LOOP, example = "repeat", schema = @Schema(type = "string", allowableValues = {"clamp", "repeat", "pingpong"}, defaultValue = "clamp")) @RequestParam(required = false) String loop,
+            @Parameter(description = "Comma-separated attributes to produce (position, normal, tangent); normals and"
+                    + " tangents only where the primitive has them.", example = "position,normal,tangent",
+                    schema = @Schema(type = "string", defaultValue = "position,normal"))
+            @RequestParam(required = false) String attributes,
+            @Parameter(hidden = true) @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
         Model model = Assets.require(assets, id).model();
         int meshIndex = index(meshParam, model.meshes().size(), "mesh");
         Set<VertexAttribute> wanted = attributes(attributes);

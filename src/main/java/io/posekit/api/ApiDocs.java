@@ -1,0 +1,29 @@
+package io.posekit.api;
+
+/**
+ * Texts shared by the OpenAPI annotations of the controllers (annotation values must be constants). The
+ * contract is {@code api-spec/openapi.yaml}; {@code OpenApiContractTest} keeps the two in step.
+ */
+final class ApiDocs {
+
+    private ApiDocs() {
+    }
+
+    static final String PROBLEM_JSON = "application/problem+json";
+
+    static final String ID = "The asset's content id (lowercase hex SHA-256).";
+    static final String ID_EXAMPLE = "d97044e701822bac5a62696459b27d7b375aada5de8574ed4362edbba94771f7";
+    static final String CLIP = "Clip name, or index when no clip has that name. Absent = the rest pose.";
+    static final String TIME = "Time in seconds, a finite decimal number (may be negative).";
+    static final String LOOP = "How time maps into the clip: clamp holds the first/last key; repeat wraps (t = k·d → 0);"
+            + " pingpong plays forward then backward.";
+    static final String SKIN = "Skin index (see the summary's skins).";
+    static final String MESH = "Mesh instance index (see the summary's meshes).";
+
+    static final String BAD_REQUEST = "A parameter is invalid (time not a finite number, unknown loop mode, space or"
+            + " attribute, malformed upload).";
+    static final String NOT_FOUND = "The asset, clip, skin or mesh does not exist.";
+    static final String TOO_LARGE = "The upload exceeds the upload limit, or decoding it would exceed an import limit.";
+    static final String UNSUPPORTED = "The media type or file format is unknown or not supported.";
+    static final String INVALID = "The file is not valid for its format; the detail says what and where.";
+}

@@ -1,0 +1,43 @@
+package io.posekit.api;
+
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.info.License;
+import io.swagger.v3.oas.models.media.Schema;
+import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * What springdoc cannot infer from the controllers: the document's info, and the true shape of Spring's
+ * {@code ProblemDetail} (its extension {@code properties} map is written inline by Jackson, never as a
+ * {@code properties} member). The contract is {@code api-spec/openapi.yaml}.
+ */
+@Configuration(proxyBeanMethods = false)
+class OpenApiDocumentation {
+
+    @Bean
+    OpenAPI posekitOpenApi() {
+        return new OpenAPI().info(new Info()
+                .title("posekit")
+                .version("1")
+                .summary("Headless animation sampling over HTTP.")
+                .description("Local poses, model matrices, skinning matrices and skinned meshes of uploaded rigs at any"
+                        + " clip and time. Matrices are column-major arrays of 16, quaternions [x, y, z, w], times in"
+                        + " seconds. The contract: api-spec/openapi.yaml.")
+                .license(new License().name("Proprietary")));
+    }
+
+    @Bean
+    OpenApiCustomizer problemDetailShape() {
+        return openApi -> {
+            if (openApi.getComponents() == null || openApi.getComponents().getSchemas() == null) {
+                return;
+            }
+            Schema<?> problem = openApi.getComponents().getSchemas().get("ProblemDetail");
+            if (problem != null && problem.getProperties() != null) {
+                problem.getProperties().remove("properties");
+            }
+        };
+    }
+}
