@@ -23,7 +23,7 @@ public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @Defaul
         @Valid @DefaultValue Upload upload) {
 
     /**
-     * @param maxBytes memory budget of parsed assets ({@code posekit.cache.max-bytes}, default 512MB)
+     * @param maxBytes Memory budget of parsed assets, at least 1MB. Evicted assets are parsed again from the store.
      */
     public record Cache(@NotNull @DefaultValue("512MB") DataSize maxBytes) {
 
@@ -34,14 +34,13 @@ public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @Defaul
     }
 
     /**
-     * @param dir the store directory ({@code posekit.store.dir}, default {@code posekit-store} under the
-     *     working directory)
+     * @param dir Directory where uploads are kept; relative paths are under the working directory.
      */
     public record Store(@NotNull @DefaultValue("posekit-store") Path dir) {
     }
 
     /**
-     * @param maxBytes the largest upload, all files together ({@code posekit.upload.max-bytes}, default 256MB)
+     * @param maxBytes Largest upload, all files together (1KB to 2GB); a zip may expand to at most this much.
      */
     public record Upload(@NotNull @DefaultValue("256MB") DataSize maxBytes) {
 
