@@ -59,7 +59,7 @@ record AssetSummary(String id, String name, String format, long sizeBytes, List<
         List<ClipInfo> clips = new ArrayList<>();
         for (int c = 0; c < model.clips().size(); c++) {
             Clip clip = model.clips().get(c);
-            clips.add(new ClipInfo(c, clip.name(), clip.duration(), clip.tracks().size()));
+            clips.add(new ClipInfo(c, clip.name(), clip.duration(), clip.channelCount()));
         }
         return new AssetSummary(meta.id(), meta.name(), meta.format(), meta.sizeBytes(), nodes, skins, meshes, clips,
                 model.warnings());

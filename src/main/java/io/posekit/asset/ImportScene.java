@@ -1,5 +1,6 @@
 package io.posekit.asset;
 
+import io.posekit.clip.NodeTransformTrack;
 import io.posekit.clip.Track;
 import io.posekit.skinning.Primitive;
 import java.util.List;
@@ -66,8 +67,22 @@ public record ImportScene(List<Node> nodes, List<Skin> skins, List<MeshInstance>
      * An animation.
      *
      * @param name the clip's name, or {@code null} (the builder names it {@code animation_{index}})
-     * @param tracks tracks whose {@link Track#node()} is an index into {@link ImportScene#nodes()}
+     * @param tracks keyframe tracks whose {@link Track#node()} is an index into {@link ImportScene#nodes()}
+     * @param nodeTransforms curve-driven transform stacks whose {@link NodeTransformTrack#node()} is an index into
+     *     {@link ImportScene#nodes()}; a node driven here has no translation, rotation or scale track
+     * @param duration the clip's length in seconds when the file states it (a COLLADA {@code <animation_clip>}'s
+     *     {@code end − start}, its keys already shifted to start at 0), or {@code null} for the largest key time
      */
-    public record Clip(String name, List<Track> tracks) {
+    public record Clip(String name, List<Track> tracks, List<NodeTransformTrack> nodeTransforms, Double duration) {
+
+        public Clip {
+            tracks = List.copyOf(tracks);
+            nodeTransforms = List.copyOf(nodeTransforms);
+        }
+
+        /** A clip of keyframe tracks only, lasting until its last key. */
+        public Clip(String name, List<Track> tracks) {
+            this(name, tracks, List.of(), null);
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.posekit.asset;
 
 import io.posekit.clip.Clip;
 import io.posekit.clip.Interpolation;
+import io.posekit.clip.NodeTransformTrack;
 import io.posekit.clip.Track;
 import io.posekit.clip.TrackProperty;
 import io.posekit.math.Matrices;
@@ -248,7 +249,33 @@ public final class ModelBuilder {
                             + t.property().wireName() + " tracks; the last one is used");
                 }
             }
-            out.add(Clip.of(name, List.copyOf(byTarget.values())));
+            List<NodeTransformTrack> programs = new ArrayList<>(clip.nodeTransforms().size());
+            java.util.Set<Integer> programNodes = new java.util.HashSet<>();
+            for (NodeTransformTrack p : clip.nodeTransforms()) {
+                if (p.node() < 0 || p.node() >= rigIndexOf.length) {
+                    throw ImportException.invalid("clip '" + name + "': a transform stack targets node " + p.node()
+                            + ", which is not in the scene");
+                }
+                int node = rigIndexOf[p.node()];
+                if (!programNodes.add(node)) {
+                    throw ImportException.invalid("clip '" + name + "': node " + node + " has two transform stacks");
+                }
+                programs.add(p.withNode(node));
+            }
+            for (Track t : byTarget.values()) {
+                if (t.property() != TrackProperty.WEIGHTS && programNodes.contains(t.node())) {
+                    throw ImportException.invalid("clip '" + name + "': node " + t.node() + " has both a "
+                            + t.property().wireName() + " track and a transform stack");
+                }
+            }
+            Clip built = Clip.of(name, List.copyOf(byTarget.values()), programs);
+            if (clip.duration() != null) {
+                if (!(clip.duration() >= 0) || clip.duration().isInfinite()) {
+                    throw ImportException.invalid("clip '" + name + "' has an invalid duration " + clip.duration());
+                }
+                built = new Clip(name, clip.duration(), built.tracks(), built.nodeTransforms());
+            }
+            out.add(built);
         }
         return out;
     }

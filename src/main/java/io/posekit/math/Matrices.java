@@ -1,8 +1,6 @@
 package io.posekit.math;
 
-import org.joml.Matrix3d;
 import org.joml.Matrix4d;
-import org.joml.Quaterniond;
 
 /**
  * Static operations on 4×4 matrices stored column-major in flat arrays: element (row r, column c) of the
@@ -160,29 +158,7 @@ public final class Matrices {
      */
     public static double decompose(float[] m, int mo, float[] t, int ti, float[] r, int ri, float[] s, int si) {
         double[] dm = toDouble(m, mo);
-        double sx = Math.sqrt(dm[0] * dm[0] + dm[1] * dm[1] + dm[2] * dm[2]);
-        double sy = Math.sqrt(dm[4] * dm[4] + dm[5] * dm[5] + dm[6] * dm[6]);
-        double sz = Math.sqrt(dm[8] * dm[8] + dm[9] * dm[9] + dm[10] * dm[10]);
-        Matrix3d basis = new Matrix3d(dm[0], dm[1], dm[2], dm[4], dm[5], dm[6], dm[8], dm[9], dm[10]);
-        if (basis.determinant() < 0) {
-            sx = -sx;
-        }
-        Quaterniond q = new Quaterniond();
-        if (sx != 0 && sy != 0 && sz != 0) {
-            Matrix3d rot = new Matrix3d(dm[0] / sx, dm[1] / sx, dm[2] / sx, dm[4] / sy, dm[5] / sy, dm[6] / sy,
-                    dm[8] / sz, dm[9] / sz, dm[10] / sz);
-            q.setFromNormalized(rot).normalize();
-        }
-        t[ti] = (float) dm[12];
-        t[ti + 1] = (float) dm[13];
-        t[ti + 2] = (float) dm[14];
-        r[ri] = (float) q.x;
-        r[ri + 1] = (float) q.y;
-        r[ri + 2] = (float) q.z;
-        r[ri + 3] = (float) q.w;
-        s[si] = (float) sx;
-        s[si + 1] = (float) sy;
-        s[si + 2] = (float) sz;
+        decompose(dm, 0, t, ti, r, ri, s, si);
         double[] back = new double[16];
         composeTrs(t, ti, r, ri, s, si, back, 0);
         double err = 0;
@@ -190,6 +166,90 @@ public final class Matrices {
             err = Math.max(err, Math.abs(back[i] - dm[i]));
         }
         return err;
+    }
+
+    /**
+     * Allocation-free {@link #decompose(float[], int, float[], int, float[], int, float[], int)} of a matrix
+     * held in doubles (column-major at {@code m[o..o+15]}), without the reconstruction check.
+     */
+    public static void decompose(double[] m, int o, float[] t, int ti, float[] r, int ri, float[] s, int si) {
+        double sx = Math.sqrt(m[o] * m[o] + m[o + 1] * m[o + 1] + m[o + 2] * m[o + 2]);
+        double sy = Math.sqrt(m[o + 4] * m[o + 4] + m[o + 5] * m[o + 5] + m[o + 6] * m[o + 6]);
+        double sz = Math.sqrt(m[o + 8] * m[o + 8] + m[o + 9] * m[o + 9] + m[o + 10] * m[o + 10]);
+        double det = m[o] * (m[o + 5] * m[o + 10] - m[o + 9] * m[o + 6])
+                - m[o + 4] * (m[o + 1] * m[o + 10] - m[o + 9] * m[o + 2])
+                + m[o + 8] * (m[o + 1] * m[o + 6] - m[o + 5] * m[o + 2]);
+        if (det < 0) {
+            sx = -sx;
+        }
+        t[ti] = (float) m[o + 12];
+        t[ti + 1] = (float) m[o + 13];
+        t[ti + 2] = (float) m[o + 14];
+        s[si] = (float) sx;
+        s[si + 1] = (float) sy;
+        s[si + 2] = (float) sz;
+        if (sx == 0 || sy == 0 || sz == 0 || !Double.isFinite(sx * sy * sz)) {
+            r[ri] = 0;
+            r[ri + 1] = 0;
+            r[ri + 2] = 0;
+            r[ri + 3] = 1;
+            return;
+        }
+        // rotation matrix (row i, column j) = column j of m divided by its scale
+        double r00 = m[o] / sx, r10 = m[o + 1] / sx, r20 = m[o + 2] / sx;
+        double r01 = m[o + 4] / sy, r11 = m[o + 5] / sy, r21 = m[o + 6] / sy;
+        double r02 = m[o + 8] / sz, r12 = m[o + 9] / sz, r22 = m[o + 10] / sz;
+        double trace = r00 + r11 + r22;
+        double x;
+        double y;
+        double z;
+        double w;
+        // Shepperd's method: divide by the largest of the four candidates for numerical stability
+        if (trace > 0) {
+            double k = 0.5 / Math.sqrt(trace + 1);
+            w = 0.25 / k;
+            x = (r21 - r12) * k;
+            y = (r02 - r20) * k;
+            z = (r10 - r01) * k;
+        } else if (r00 > r11 && r00 > r22) {
+            double k = 2 * Math.sqrt(1 + r00 - r11 - r22);
+            w = (r21 - r12) / k;
+            x = 0.25 * k;
+            y = (r01 + r10) / k;
+            z = (r02 + r20) / k;
+        } else if (r11 > r22) {
+            double k = 2 * Math.sqrt(1 + r11 - r00 - r22);
+            w = (r02 - r20) / k;
+            x = (r01 + r10) / k;
+            y = 0.25 * k;
+            z = (r12 + r21) / k;
+        } else {
+            double k = 2 * Math.sqrt(1 + r22 - r00 - r11);
+            w = (r10 - r01) / k;
+            x = (r02 + r20) / k;
+            y = (r12 + r21) / k;
+            z = 0.25 * k;
+        }
+        double len = Math.sqrt(x * x + y * y + z * z + w * w);
+        r[ri] = (float) (x / len);
+        r[ri + 1] = (float) (y / len);
+        r[ri + 2] = (float) (z / len);
+        r[ri + 3] = (float) (w / len);
+    }
+
+    /** {@code out = a · b} for general 4×4 matrices in double. {@code out} may alias {@code a} but not {@code b}. */
+    public static void multiply(double[] a, int ao, double[] b, int bo, double[] out, int o) {
+        double a0 = a[ao], a1 = a[ao + 1], a2 = a[ao + 2], a3 = a[ao + 3];
+        double a4 = a[ao + 4], a5 = a[ao + 5], a6 = a[ao + 6], a7 = a[ao + 7];
+        double a8 = a[ao + 8], a9 = a[ao + 9], a10 = a[ao + 10], a11 = a[ao + 11];
+        double a12 = a[ao + 12], a13 = a[ao + 13], a14 = a[ao + 14], a15 = a[ao + 15];
+        for (int c = 0; c < 4; c++) {
+            double b0 = b[bo + 4 * c], b1 = b[bo + 4 * c + 1], b2 = b[bo + 4 * c + 2], b3 = b[bo + 4 * c + 3];
+            out[o + 4 * c] = a0 * b0 + a4 * b1 + a8 * b2 + a12 * b3;
+            out[o + 4 * c + 1] = a1 * b0 + a5 * b1 + a9 * b2 + a13 * b3;
+            out[o + 4 * c + 2] = a2 * b0 + a6 * b1 + a10 * b2 + a14 * b3;
+            out[o + 4 * c + 3] = a3 * b0 + a7 * b1 + a11 * b2 + a15 * b3;
+        }
     }
 
     private static double[] toDouble(float[] m, int mo) {

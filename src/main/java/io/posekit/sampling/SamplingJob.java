@@ -1,6 +1,7 @@
 package io.posekit.sampling;
 
 import io.posekit.clip.Clip;
+import io.posekit.clip.NodeTransformTrack;
 import io.posekit.clip.Track;
 import io.posekit.rig.Rig;
 import java.util.Arrays;
@@ -11,7 +12,8 @@ import java.util.List;
  *
  * <p>The output is the rig's rest pose with every {@code TRANSLATION}, {@code ROTATION} and {@code SCALE}
  * track of the clip evaluated at {@link #time} (see {@link TrackSampler}) and written over its node's
- * property; nodes and properties without a track keep their rest value. {@code WEIGHTS} tracks are ignored
+ * property; nodes and properties without a track keep their rest value. Curve-driven transform stacks
+ * ({@link NodeTransformTrack}) then set their nodes' whole local TRS. {@code WEIGHTS} tracks are ignored
  * (morph targets are not applied yet). Local space: each node relative to its parent.
  *
  * <p>Not thread-safe: the job keeps a per-track key cache (so playing a clip forwards finds keys in O(1));
@@ -28,6 +30,8 @@ public final class SamplingJob {
     public double time;
     /** Where the pose is written; {@code output.nodeCount() == rig.nodeCount()}. Required. */
     public LocalPose output;
+
+    private final NodeTransformEvaluator nodeTransforms = new NodeTransformEvaluator();
 
     // per-track key index of the previous run, valid for hintClip only
     private int[] hints = new int[0];
@@ -58,6 +62,11 @@ public final class SamplingJob {
                 case WEIGHTS -> track.components();
             };
             if (track.components() != expected) {
+                return false;
+            }
+        }
+        for (NodeTransformTrack stack : clip.nodeTransforms()) {
+            if (stack.node() < 0 || stack.node() >= nodeCount) {
                 return false;
             }
         }
@@ -103,6 +112,10 @@ public final class SamplingJob {
                     // morph targets are not applied yet
                 }
             }
+        }
+        List<NodeTransformTrack> stacks = clip.nodeTransforms();
+        for (int i = 0, n = stacks.size(); i < n; i++) {
+            nodeTransforms.evaluate(stacks.get(i), t, output);
         }
     }
 }
