@@ -30,7 +30,7 @@ public final class AssetImporters {
 
     /** Every importer posekit has, with {@code limits}. */
     public static AssetImporters all(ImportLimits limits) {
-        return new AssetImporters(List.of(new GltfImporter()), limits);
+        return new AssetImporters(List.of(new GltfImporter(), new io.posekit.asset.collada.ColladaImporter()), limits);
     }
 
     /** The limits imports run under. */

@@ -131,9 +131,9 @@ class AssetApiTest {
                         + " parts named 'file', one of application/json, application/x-zip-compressed, application/zip,"
                         + " model/gltf+json, model/gltf-binary, model/vnd.collada+xml, or application/octet-stream with ?filename=");
         assertProblem(client().upload("notes.txt", "hello".getBytes(StandardCharsets.UTF_8)), 415,
-                "no model file in the upload (got notes.txt); supported: gltf (.glb, .gltf)");
-        assertProblem(client().upload("model.dae", "<COLLADA/>".getBytes(StandardCharsets.UTF_8)), 415,
-                "format 'collada' (model.dae) is recognised but not supported yet; supported: gltf (.glb, .gltf)");
+                "no model file in the upload (got notes.txt); supported: gltf (.glb, .gltf), collada (.dae)");
+        assertProblem(client().upload("walk.bvh", "HIERARCHY".getBytes(StandardCharsets.UTF_8)), 415,
+                "format 'bvh' (walk.bvh) is recognised but not supported yet; supported: gltf (.glb, .gltf), collada (.dae)");
         assertProblem(client().uploadParts("model", Map.of("a.glb", glb)), 400,
                 "the multipart body has no part named 'file' (it has model)");
         Map<String, byte[]> two = new LinkedHashMap<>();

@@ -69,4 +69,23 @@ class MatricesTest {
         assertThat(product).containsExactly(identity, within(1e-6f));
         assertThat(Matrices.invert(new float[16], 0, inv, 0)).isFalse();
     }
+
+    @Test
+    void decomposesDoubleMatricesWithoutAllocatingInEveryQuadrant() {
+        float[] t = new float[3], r = new float[4], s = new float[3];
+        // rotations near 180° about each axis exercise every branch of the quaternion extraction
+        double[][] quaternions = {{0, 0, 0, 1}, {1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0.5, 0.5, 0.5, 0.5},
+            {0.9, 0.1, 0.1, 0.4}, {0.1, 0.9, 0.1, 0.4}, {0.1, 0.1, 0.9, 0.4}};
+        for (double[] q0 : quaternions) {
+            double len = Math.sqrt(q0[0] * q0[0] + q0[1] * q0[1] + q0[2] * q0[2] + q0[3] * q0[3]);
+            float[] q = {(float) (q0[0] / len), (float) (q0[1] / len), (float) (q0[2] / len), (float) (q0[3] / len)};
+            double[] m = new double[16];
+            Matrices.composeTrs(new float[] {1, -2, 3}, 0, q, 0, new float[] {2, 0.5f, 3}, 0, m, 0);
+            Matrices.decompose(m, 0, t, 0, r, 0, s, 0);
+            assertThat(t).containsExactly(1, -2, 3);
+            assertThat(s).containsExactly(new float[] {2, 0.5f, 3}, within(1e-5f));
+            double dot = q[0] * r[0] + q[1] * r[1] + q[2] * r[2] + q[3] * r[3];
+            assertThat(Math.abs(dot)).as("same rotation as %s", java.util.Arrays.toString(q)).isCloseTo(1, within(1e-6));
+        }
+    }
 }

@@ -1,0 +1,210 @@
+package io.posekit.asset.collada;
+
+import io.posekit.asset.DecodeBudget;
+import io.posekit.asset.ImportException;
+
+/**
+ * Strict parsing of whitespace-separated lists (the content of {@code <float_array>}, {@code <p>},
+ * {@code <translate>}, …). Numbers follow XML Schema's lexical forms: decimal integers with an optional sign;
+ * decimals with optional fraction and exponent. {@code INF}, {@code NaN} and anything Java would accept beyond
+ * that (hex floats, {@code f}/{@code d} suffixes) are rejected, as are values that overflow to infinity: every
+ * float posekit reads from a COLLADA file is geometry, skin, transform or animation data and must be finite.
+ * Arrays sized by a count are charged to the {@link DecodeBudget} before they are allocated.
+ */
+final class Tokens {
+
+    private Tokens() {
+    }
+
+    /** The number of whitespace-separated tokens in {@code text}. */
+    static int count(String text) {
+        int n = 0;
+        boolean in = false;
+        for (int i = 0, len = text.length(); i < len; i++) {
+            boolean space = XmlTreeReader.isSpace(text.charAt(i));
+            if (!space && !in) {
+                n++;
+            }
+            in = !space;
+        }
+        return n;
+    }
+
+    /** A cursor over the tokens of a text. */
+    static final class Cursor {
+        private final String text;
+        private int pos;
+
+        Cursor(String text) {
+            this.text = text;
+        }
+
+        /** The next token, or {@code null} at the end. */
+        String next() {
+            int len = text.length();
+            while (pos < len && XmlTreeReader.isSpace(text.charAt(pos))) {
+                pos++;
+            }
+            if (pos == len) {
+                return null;
+            }
+            int start = pos;
+            while (pos < len && !XmlTreeReader.isSpace(text.charAt(pos))) {
+                pos++;
+            }
+            return text.substring(start, pos);
+        }
+    }
+
+    /**
+     * Parses exactly {@code count} floats of {@code text} (extra tokens are left for the caller to report).
+     *
+     * @param what names the list in messages, e.g. {@code float_array 'Cube-positions-array'}
+     * @throws ImportException (invalid) when a token is not a finite number or there are fewer than {@code count}
+     */
+    static float[] floats(String text, int count, String what, DecodeBudget budget) {
+        budget.charge(count, 4, what);
+        float[] out = new float[count];
+        Cursor c = new Cursor(text);
+        for (int i = 0; i < count; i++) {
+            String token = c.next();
+            if (token == null) {
+                throw ImportException.invalid(what + " has count " + count + " but only " + i + " values");
+            }
+            out[i] = parseFloat(token, what, i);
+        }
+        return out;
+    }
+
+    /** Parses every token of {@code text} as a finite double, requiring exactly {@code expected} of them. */
+    static double[] doubles(String text, int expected, String what) {
+        int n = count(text);
+        if (n != expected) {
+            throw ImportException.invalid(what + " needs " + expected + " numbers, not " + n);
+        }
+        double[] out = new double[n];
+        Cursor c = new Cursor(text);
+        for (int i = 0; i < n; i++) {
+            String token = c.next();
+            checkNumber(token, what, i);
+            double v = Double.parseDouble(token);
+            if (!Double.isFinite(v)) {
+                throw ImportException.invalid(what + " value " + i + " (" + Text.shorten(token) + ") is not finite");
+            }
+            out[i] = v;
+        }
+        return out;
+    }
+
+    /** Parses every token of {@code text} as an int, charging the budget for the array first. */
+    static int[] ints(String text, String what, DecodeBudget budget) {
+        int n = count(text);
+        budget.charge(n, 4, what);
+        int[] out = new int[n];
+        Cursor c = new Cursor(text);
+        for (int i = 0; i < n; i++) {
+            out[i] = parseInt(c.next(), what, i);
+        }
+        return out;
+    }
+
+    /** Parses exactly {@code count} ints of {@code text}, charging the budget first. */
+    static int[] ints(String text, int count, String what, DecodeBudget budget) {
+        budget.charge(count, 4, what);
+        int[] out = new int[count];
+        Cursor c = new Cursor(text);
+        for (int i = 0; i < count; i++) {
+            String token = c.next();
+            if (token == null) {
+                throw ImportException.invalid(what + " has count " + count + " but only " + i + " values");
+            }
+            out[i] = parseInt(token, what, i);
+        }
+        return out;
+    }
+
+    /** The first {@code count} tokens of {@code text}, charging the budget first. */
+    static String[] names(String text, int count, String what, DecodeBudget budget) {
+        budget.charge(count, 16, what);
+        String[] out = new String[count];
+        Cursor c = new Cursor(text);
+        for (int i = 0; i < count; i++) {
+            String token = c.next();
+            if (token == null) {
+                throw ImportException.invalid(what + " has count " + count + " but only " + i + " values");
+            }
+            out[i] = token;
+        }
+        return out;
+    }
+
+    static float parseFloat(String token, String what, int index) {
+        checkNumber(token, what, index);
+        float v = Float.parseFloat(token);
+        if (!Float.isFinite(v)) {
+            throw ImportException.invalid(what + " value " + index + " (" + Text.shorten(token) + ") is not finite");
+        }
+        return v;
+    }
+
+    static int parseInt(String token, String what, int index) {
+        int len = token.length();
+        if (len == 0) {
+            throw ImportException.invalid(what + " value " + index + " is empty");
+        }
+        int i = token.charAt(0) == '-' || token.charAt(0) == '+' ? 1 : 0;
+        boolean ok = i < len && len - i <= 10;
+        for (int k = i; k < len && ok; k++) {
+            char ch = token.charAt(k);
+            ok = ch >= '0' && ch <= '9';
+        }
+        long v = ok ? Long.parseLong(token) : 0;
+        if (!ok || v > Integer.MAX_VALUE || v < Integer.MIN_VALUE) {
+            throw ImportException.invalid(what + " value " + index + " (" + Text.shorten(token) + ") is not an integer");
+        }
+        return (int) v;
+    }
+
+    /** Requires the XML Schema decimal/float lexical form (no INF/NaN, no hex, no suffix). */
+    private static void checkNumber(String token, String what, int index) {
+        int len = token.length();
+        int i = 0;
+        if (i < len && (token.charAt(i) == '-' || token.charAt(i) == '+')) {
+            i++;
+        }
+        int digits = 0;
+        while (i < len && isDigit(token.charAt(i))) {
+            i++;
+            digits++;
+        }
+        if (i < len && token.charAt(i) == '.') {
+            i++;
+            while (i < len && isDigit(token.charAt(i))) {
+                i++;
+                digits++;
+            }
+        }
+        boolean ok = digits > 0;
+        if (ok && i < len && (token.charAt(i) == 'e' || token.charAt(i) == 'E')) {
+            i++;
+            if (i < len && (token.charAt(i) == '-' || token.charAt(i) == '+')) {
+                i++;
+            }
+            int exp = 0;
+            while (i < len && isDigit(token.charAt(i))) {
+                i++;
+                exp++;
+            }
+            ok = exp > 0;
+        }
+        if (!ok || i != len) {
+            String problem = token.equals("INF") || token.equals("-INF") || token.equals("+INF") || token.equals("NaN")
+                    ? " is not finite" : " is not a number";
+            throw ImportException.invalid(what + " value " + index + " (" + Text.shorten(token) + ")" + problem);
+        }
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+}

@@ -1,0 +1,229 @@
+package io.posekit.asset.collada;
+
+import io.posekit.asset.ImportException;
+import java.util.ArrayList;
+import java.util.List;
+import javax.xml.XMLConstants;
+import javax.xml.stream.Location;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
+
+/**
+ * Parses XML bytes into an {@link XmlElement} tree with StAX, hardened for untrusted input:
+ *
+ * <ul>
+ *   <li>the JDK's built-in StAX implementation ({@link XMLInputFactory#newDefaultFactory()}), whatever else is
+ *       on the class path, with DTD support, external entities and entity replacement switched off, external
+ *       DTD and schema access denied and a resolver that refuses everything: nothing is ever read from a file
+ *       or the network;</li>
+ *   <li>any DOCTYPE (so any entity declaration) and any reference to a non-predefined entity is rejected
+ *       (422) as soon as the parser reports it, before any content after it is read;</li>
+ *   <li>nesting deeper than {@link #MAX_DEPTH} levels is rejected (422) and more than {@link #MAX_ELEMENTS}
+ *       elements is too large (413), both while streaming, so a hostile document is never read further
+ *       than the point where it breaks a limit;</li>
+ *   <li>character content is buffered per element only; malformed XML is reported (422) with its line and
+ *       column; the bytes are decoded strictly in the document's encoding ({@link XmlEncoding}).</li>
+ * </ul>
+ */
+final class XmlTreeReader {
+
+    /** The deepest element nesting accepted. */
+    static final int MAX_DEPTH = 256;
+    /** The most elements a document may have. */
+    static final int MAX_ELEMENTS = 5_000_000;
+
+    private static final String[] NO_ATTRIBUTES = {};
+
+    static final String DTD_MESSAGE = "DTDs and entity declarations are not allowed in COLLADA files";
+
+    /** The parsed document: the root element and the root's namespace URI ({@code null} when none). */
+    record Document(XmlElement root, String rootNamespace) {
+    }
+
+    private final int maxDepth;
+    private final int maxElements;
+
+    XmlTreeReader() {
+        this(MAX_DEPTH, MAX_ELEMENTS);
+    }
+
+    /** A reader with other limits (tests). */
+    XmlTreeReader(int maxDepth, int maxElements) {
+        this.maxDepth = maxDepth;
+        this.maxElements = maxElements;
+    }
+
+    /**
+     * Parses {@code bytes} (any encoding the XML declaration or BOM names).
+     *
+     * @throws ImportException (invalid) for malformed XML, a DTD or entity reference, or nesting deeper than
+     *     the limit; (too large) past the element limit
+     */
+    Document parse(byte[] bytes) {
+        XMLStreamReader reader = null;
+        try {
+            reader = factory().createXMLStreamReader(XmlEncoding.reader(bytes));
+            return read(reader);
+        } catch (XMLStreamException e) {
+            throw malformed(e, bytes);
+        } finally {
+            if (reader != null) {
+                try {
+                    reader.close();
+                } catch (XMLStreamException ignored) {
+                    // nothing to release beyond the in-memory stream
+                }
+            }
+        }
+    }
+
+    private static XMLInputFactory factory() {
+        XMLInputFactory f = XMLInputFactory.newDefaultFactory();
+        f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+        f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+        f.setProperty(XMLInputFactory.IS_REPLACING_ENTITY_REFERENCES, false);
+        f.setProperty(XMLInputFactory.IS_COALESCING, false);
+        f.setXMLResolver((publicId, systemId, baseUri, namespace) -> {
+            throw new XMLStreamException(DTD_MESSAGE);
+        });
+        optional(f, XMLConstants.ACCESS_EXTERNAL_DTD, "");
+        optional(f, XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
+        // the JDK's own depth limit (100 by default since JDK 24) is replaced by ours, checked while streaming
+        optional(f, "jdk.xml.maxElementDepth", 0);
+        return f;
+    }
+
+    private static void optional(XMLInputFactory f, String property, Object value) {
+        try {
+            f.setProperty(property, value);
+        } catch (IllegalArgumentException ignored) {
+            // not this implementation's property: the standard switches above already apply
+        }
+    }
+
+    private Document read(XMLStreamReader r) throws XMLStreamException {
+        List<Builder> stack = new ArrayList<>();
+        XmlElement root = null;
+        String rootNamespace = null;
+        int elements = 0;
+        while (r.hasNext()) {
+            int event = r.next();
+            switch (event) {
+                case XMLStreamConstants.DTD -> throw ImportException.invalid(DTD_MESSAGE + " (DOCTYPE at "
+                        + position(r.getLocation()) + ")");
+                case XMLStreamConstants.ENTITY_REFERENCE, XMLStreamConstants.ENTITY_DECLARATION ->
+                        throw ImportException.invalid(DTD_MESSAGE + " (entity reference &" + Text.shorten(r.getLocalName())
+                                + "; at " + position(r.getLocation()) + ")");
+                case XMLStreamConstants.START_ELEMENT -> {
+                    if (stack.size() >= maxDepth) {
+                        throw ImportException.invalid("XML elements are nested deeper than " + maxDepth + " levels (at "
+                                + position(r.getLocation()) + ")");
+                    }
+                    if (++elements > maxElements) {
+                        throw ImportException.tooLarge("the document has more than " + String.format("%,d", maxElements)
+                                + " XML elements");
+                    }
+                    if (stack.isEmpty()) {
+                        rootNamespace = r.getNamespaceURI();
+                    }
+                    int n = r.getAttributeCount();
+                    String[] attributes = n == 0 ? NO_ATTRIBUTES : new String[2 * n];
+                    for (int i = 0; i < n; i++) {
+                        attributes[2 * i] = r.getAttributeLocalName(i);
+                        attributes[2 * i + 1] = r.getAttributeValue(i);
+                    }
+                    stack.add(new Builder(r.getLocalName(), attributes));
+                }
+                case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE -> {
+                    if (!stack.isEmpty()) {
+                        stack.getLast().append(r.getTextCharacters(), r.getTextStart(), r.getTextLength());
+                    }
+                }
+                case XMLStreamConstants.END_ELEMENT -> {
+                    XmlElement done = stack.removeLast().build();
+                    if (stack.isEmpty()) {
+                        root = done;
+                    } else {
+                        stack.getLast().children.add(done);
+                    }
+                }
+                default -> {
+                    // comments, processing instructions, document start/end: nothing to keep
+                }
+            }
+        }
+        if (root == null) {
+            throw ImportException.invalid("the file holds no XML element");
+        }
+        return new Document(root, rootNamespace);
+    }
+
+    private static ImportException malformed(XMLStreamException e, byte[] bytes) {
+        if (e.getNestedException() instanceof java.nio.charset.CharacterCodingException) {
+            String where = XmlEncoding.firstInvalidByte(bytes);
+            return new ImportException(ImportException.Kind.INVALID, "malformed XML: "
+                    + (where == null ? "the bytes are not valid in the document's encoding" : where), e);
+        }
+        String detail = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        int marker = detail.indexOf("Message: ");
+        if (marker >= 0) {
+            detail = detail.substring(marker + "Message: ".length());
+        }
+        detail = detail.strip();
+        if (detail.length() > 300) {
+            detail = detail.substring(0, 300) + "…";
+        }
+        Location at = e.getLocation();
+        String where = at == null ? "" : " at " + position(at);
+        return new ImportException(ImportException.Kind.INVALID, "malformed XML" + where + ": " + detail, e);
+    }
+
+    private static String position(Location at) {
+        return at == null ? "an unknown position" : "line " + at.getLineNumber() + ", column " + at.getColumnNumber();
+    }
+
+    /** An element being read. */
+    private static final class Builder {
+        final String name;
+        final String[] attributes;
+        final List<XmlElement> children = new ArrayList<>();
+        StringBuilder text;
+        boolean hasContent;
+
+        Builder(String name, String[] attributes) {
+            this.name = name;
+            this.attributes = attributes;
+        }
+
+        void append(char[] chars, int start, int length) {
+            if (!hasContent) {
+                // leading whitespace (indentation of container elements) is never kept
+                int i = start;
+                int end = start + length;
+                while (i < end && isSpace(chars[i])) {
+                    i++;
+                }
+                if (i == end) {
+                    return;
+                }
+                hasContent = true;
+                length = end - i;
+                start = i;
+            }
+            if (text == null) {
+                text = new StringBuilder(Math.max(16, length));
+            }
+            text.append(chars, start, length);
+        }
+
+        XmlElement build() {
+            return new XmlElement(name, attributes, children, text == null ? "" : text.toString().strip());
+        }
+    }
+
+    static boolean isSpace(char c) {
+        return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+    }
+}
