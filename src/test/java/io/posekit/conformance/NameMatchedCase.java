@@ -36,18 +36,45 @@ final class NameMatchedCase {
         void check(Tolerances t, JsonNode sample, JsonNode localNodes, Map<String, Integer> nodeByName);
     }
 
+    /**
+     * How a format's test tells the harness about names.
+     *
+     * @param canonical maps a name (expected or posekit's) to the form both are compared in, e.g. every BVH end
+     *     site to {@code ENDSITE}; names equal after mapping are matched in order of appearance (depth-first, as
+     *     both list them), so repeated names pair up one by one
+     * @param skinned whether posekit has skins for this format (BVH rigs have none: skinning matrices are not
+     *     compared, poses still are)
+     */
+    record Options(java.util.function.UnaryOperator<String> canonical, boolean skinned) {
+
+        static final Options DEFAULT = new Options(name -> name, true);
+    }
+
     private final PosekitClient client;
     private final JsonNode expected;
     private final List<Deviation> deviations;
+    private final Options options;
     private String id;
     private JsonNode summary;
     private String clipQueryName;
+    /** Expected name (with its occurrence) to posekit node index; see {@link #occurrenceKey}. */
     private final Map<String, Integer> nodeByName = new HashMap<>();
 
     NameMatchedCase(PosekitClient client, JsonNode expected, List<Deviation> deviations) {
+        this(client, expected, deviations, Options.DEFAULT);
+    }
+
+    NameMatchedCase(PosekitClient client, JsonNode expected, List<Deviation> deviations, Options options) {
         this.client = client;
         this.expected = expected;
         this.deviations = deviations;
+        this.options = options;
+    }
+
+    /** A name made unique by its occurrence: the second node called X is {@code X#1}. */
+    private static String occurrenceKey(String name, Map<String, Integer> seen) {
+        int n = seen.merge(name, 1, Integer::sum) - 1;
+        return n == 0 ? name : name + "#" + n;
     }
 
     Stream<DynamicTest> tests() {
@@ -73,9 +100,11 @@ final class NameMatchedCase {
         assertThat(r.status()).as("upload: %s", r).isIn(200, 201);
         summary = r.json();
         id = summary.get("id").asString();
+        Map<String, Integer> seen = new HashMap<>();
         for (JsonNode node : summary.get("nodes")) {
             if (!node.get("name").isNull()) {
-                nodeByName.putIfAbsent(node.get("name").asString(), node.get("index").asInt());
+                String key = occurrenceKey(options.canonical().apply(node.get("name").asString()), seen);
+                nodeByName.put(key, node.get("index").asInt());
             }
         }
         Tolerances t = new Tolerances();
@@ -89,13 +118,23 @@ final class NameMatchedCase {
             }
         }
         for (JsonNode skin : expected.get("skins")) {
-            for (JsonNode joint : skin.get("joints")) {
-                if (!nodeByName.containsKey(joint.get("name").asString())) {
-                    t.fail("no node named '" + joint.get("name").asString() + "'");
+            for (String key : jointKeys(skin.get("joints"))) {
+                if (!nodeByName.containsKey(key) && !deviates(deviations, key)) {
+                    t.fail("no node named '" + key + "'");
                 }
             }
         }
         assertThat(t.failures()).as("summary mismatches").isEmpty();
+    }
+
+    /** The expected joints' names, canonical and made unique by occurrence (see {@link Options}). */
+    private List<String> jointKeys(JsonNode joints) {
+        Map<String, Integer> seen = new HashMap<>();
+        List<String> keys = new ArrayList<>();
+        for (JsonNode joint : joints) {
+            keys.add(occurrenceKey(options.canonical().apply(joint.get("name").asString()), seen));
+        }
+        return keys;
     }
 
     /** Our clip for the expected one: same name, or for the loader's catch-all 'default', same duration. */
@@ -131,17 +170,21 @@ final class NameMatchedCase {
         JsonNode skins = expected.get("skins");
         for (int s = 0; s < skins.size(); s++) {
             JsonNode joints = skins.get(s).get("joints");
+            List<String> keys = jointKeys(joints);
             JsonNode values = sample.get("skins").get(s);
-            Map<String, JsonNode> ourMatrices = skinningMatricesByJoint(joints, query);
+            Map<String, JsonNode> ourMatrices = options.skinned() ? skinningMatricesByJoint(keys, query) : Map.of();
             for (int k = 0; k < joints.size(); k++) {
-                String name = joints.get(k).get("name").asString();
-                if (deviates(active, name)) {
+                String key = keys.get(k);
+                if (deviates(active, key) || deviates(deviations, key) && !nodeByName.containsKey(key)) {
                     continue;
                 }
-                Integer node = nodeByName.get(name);
-                String where = "skin " + s + " joint '" + name + "'";
+                Integer node = nodeByName.get(key);
+                String where = "skin " + s + " joint '" + key + "'";
                 checkNode(t, where, values.get(k), local.get(node), model.get(node));
-                JsonNode ours = ourMatrices.get(name);
+                if (!options.skinned()) {
+                    continue;
+                }
+                JsonNode ours = ourMatrices.get(key);
                 if (ours == null) {
                     t.fail(where + ": not a joint of the matching posekit skin");
                 } else {
@@ -152,7 +195,7 @@ final class NameMatchedCase {
         JsonNode animated = sample.get("nodes");
         if (animated != null) {
             for (JsonNode e : animated) {
-                String name = e.get("name").asString();
+                String name = options.canonical().apply(e.get("name").asString());
                 if (deviates(active, name)) {
                     continue;
                 }
@@ -172,21 +215,24 @@ final class NameMatchedCase {
         return active.stream().anyMatch(d -> d.names().contains(name));
     }
 
-    /** Our skinning matrices by joint name, from the skin that holds the expected skin's joints. */
-    private Map<String, JsonNode> skinningMatricesByJoint(JsonNode expectedJoints, String query) {
+    /** Our skinning matrices by joint key, from the posekit skin that holds most of the expected joints. */
+    private Map<String, JsonNode> skinningMatricesByJoint(List<String> expectedKeys, String query) {
         Map<String, JsonNode> best = Map.of();
+        long bestHits = 0;
         for (int s = 0; s < summary.get("skins").size(); s++) {
             JsonNode r = get("/skins/" + s + "/matrices" + (query.isEmpty() ? "" : "?" + query.substring(1)));
-            Map<String, JsonNode> byName = new HashMap<>();
+            Map<String, JsonNode> byKey = new HashMap<>();
+            Map<String, Integer> seen = new HashMap<>();
             for (int k = 0; k < r.get("joints").size(); k++) {
-                byName.put(r.get("joints").get(k).asString(), r.get("matrices").get(k));
+                JsonNode name = r.get("joints").get(k);
+                if (!name.isNull()) {
+                    byKey.put(occurrenceKey(options.canonical().apply(name.asString()), seen), r.get("matrices").get(k));
+                }
             }
-            long hits = 0;
-            for (JsonNode j : expectedJoints) {
-                hits += byName.containsKey(j.get("name").asString()) ? 1 : 0;
-            }
-            if (hits > best.size() || (hits == expectedJoints.size() && best.size() < hits)) {
-                best = hits == 0 ? best : byName;
+            long hits = expectedKeys.stream().filter(byKey::containsKey).count();
+            if (hits > bestHits) {
+                best = byKey;
+                bestHits = hits;
             }
         }
         return best;
