@@ -1,6 +1,11 @@
 package io.posekit.asset;
 
+import io.posekit.asset.bvh.BvhImporter;
+import io.posekit.asset.collada.ColladaImporter;
 import io.posekit.asset.gltf.GltfImporter;
+import io.posekit.asset.iqm.IqmImporter;
+import io.posekit.asset.md5.Md5Importer;
+import io.posekit.asset.x.XImporter;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -30,7 +35,8 @@ public final class AssetImporters {
 
     /** Every importer posekit has, with {@code limits}. */
     public static AssetImporters all(ImportLimits limits) {
-        return new AssetImporters(List.of(new GltfImporter(), new io.posekit.asset.collada.ColladaImporter()), limits);
+        return new AssetImporters(List.of(new GltfImporter(), new ColladaImporter(), new XImporter(), new IqmImporter(),
+                new BvhImporter(), new Md5Importer()), limits);
     }
 
     /** The limits imports run under. */

@@ -130,10 +130,14 @@ class AssetApiTest {
                 "Content-Type 'application/octet-stream' does not say what the file is: send multipart/form-data with"
                         + " parts named 'file', one of application/json, application/x-zip-compressed, application/zip,"
                         + " model/gltf+json, model/gltf-binary, model/vnd.collada+xml, or application/octet-stream with ?filename=");
-        assertProblem(client().upload("notes.txt", "hello".getBytes(StandardCharsets.UTF_8)), 415,
-                "no model file in the upload (got notes.txt); supported: gltf (.glb, .gltf), collada (.dae)");
-        assertProblem(client().upload("walk.bvh", "HIERARCHY".getBytes(StandardCharsets.UTF_8)), 415,
-                "format 'bvh' (walk.bvh) is recognised but not supported yet; supported: gltf (.glb, .gltf), collada (.dae)");
+        PosekitClient.Response notes = client().upload("notes.txt", "hello".getBytes(StandardCharsets.UTF_8));
+        assertProblem(notes, 415, null);
+        assertThat(notes.json().get("detail").asString())
+                .startsWith("no model file in the upload (got notes.txt); supported: gltf (.glb, .gltf), collada (.dae)");
+        PosekitClient.Response fbx = client().upload("rig.fbx", "Kaydara FBX Binary".getBytes(StandardCharsets.UTF_8));
+        assertProblem(fbx, 415, null);
+        assertThat(fbx.json().get("detail").asString())
+                .startsWith("format 'fbx' (rig.fbx) is recognised but not supported yet; supported: gltf (.glb, .gltf)");
         assertProblem(client().uploadParts("model", Map.of("a.glb", glb)), 400,
                 "the multipart body has no part named 'file' (it has model)");
         Map<String, byte[]> two = new LinkedHashMap<>();

@@ -21,7 +21,7 @@ import tools.jackson.databind.json.JsonMapper;
 final class ConformanceData {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final Set<String> SIBLING_EXTENSIONS = Set.of(".bin", ".png", ".jpg", ".jpeg", ".webp", ".ktx2");
+    private static final Set<String> SIBLING_EXTENSIONS = Set.of(".bin", ".png", ".jpg", ".jpeg", ".webp", ".ktx2", ".md5anim");
 
     private ConformanceData() {
     }
