@@ -1,5 +1,6 @@
 package io.posekit.asset.bvh;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.AssetFormat;
 import io.posekit.asset.AssetImporter;
 import io.posekit.asset.ImportLimits;
@@ -48,7 +49,7 @@ public final class BvhImporter implements AssetImporter {
      */
     @Override
     public ImportScene read(SourceFile main, SourceFiles upload, ImportLimits limits) {
-        Warnings warnings = new Warnings();
+        ImportWarnings warnings = new ImportWarnings();
         BvhText text = BvhText.of(main.bytes());
         HierarchyParser.Hierarchy hierarchy = new HierarchyParser(text, limits.maxNodes(), warnings).parse();
         ImportScene.Clip clip = new MotionDecoder(text, hierarchy, limits.newBudget(), warnings).decode();

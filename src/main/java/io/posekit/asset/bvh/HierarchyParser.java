@@ -1,5 +1,6 @@
 package io.posekit.asset.bvh;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.ImportException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -38,12 +39,12 @@ final class HierarchyParser {
 
     private final BvhText text;
     private final int maxNodes;
-    private final Warnings warnings;
+    private final ImportWarnings warnings;
     private final List<Joint> joints = new ArrayList<>();
     /** Indices into {@link #joints} of the open ROOT/JOINT/End Site blocks, innermost first. */
     private final Deque<Integer> open = new ArrayDeque<>();
 
-    HierarchyParser(BvhText text, int maxNodes, Warnings warnings) {
+    HierarchyParser(BvhText text, int maxNodes, ImportWarnings warnings) {
         this.text = text;
         this.maxNodes = maxNodes;
         this.warnings = warnings;

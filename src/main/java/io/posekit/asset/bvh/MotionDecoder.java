@@ -1,5 +1,6 @@
 package io.posekit.asset.bvh;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportScene;
@@ -37,9 +38,9 @@ final class MotionDecoder {
     private final BvhText text;
     private final HierarchyParser.Hierarchy hierarchy;
     private final DecodeBudget budget;
-    private final Warnings warnings;
+    private final ImportWarnings warnings;
 
-    MotionDecoder(BvhText text, HierarchyParser.Hierarchy hierarchy, DecodeBudget budget, Warnings warnings) {
+    MotionDecoder(BvhText text, HierarchyParser.Hierarchy hierarchy, DecodeBudget budget, ImportWarnings warnings) {
         this.text = text;
         this.hierarchy = hierarchy;
         this.budget = budget;

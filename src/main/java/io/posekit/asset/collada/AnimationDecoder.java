@@ -1,5 +1,6 @@
 package io.posekit.asset.collada;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportScene;
@@ -53,13 +54,13 @@ final class AnimationDecoder {
     private final SceneBuilder scene;
     private final SamplerDecoder samplers;
     private final DecodeBudget budget;
-    private final Warnings warnings;
+    private final ImportWarnings warnings;
     private final Map<XmlElement, Binding> bindings = new IdentityHashMap<>();
     private final Set<XmlElement> skipped = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<XmlElement, XmlElement> animationOf = new IdentityHashMap<>();
 
     AnimationDecoder(ColladaDocument doc, SceneBuilder scene, SamplerDecoder samplers, DecodeBudget budget,
-            Warnings warnings) {
+            ImportWarnings warnings) {
         this.doc = doc;
         this.scene = scene;
         this.samplers = samplers;

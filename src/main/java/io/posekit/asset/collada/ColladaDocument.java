@@ -1,5 +1,6 @@
 package io.posekit.asset.collada;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.ImportException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ final class ColladaDocument {
      *
      * @throws ImportException (invalid) when the root is not {@code <COLLADA>} in the COLLADA namespace or none
      */
-    static ColladaDocument of(XmlTreeReader.Document doc, Warnings warnings) {
+    static ColladaDocument of(XmlTreeReader.Document doc, ImportWarnings warnings) {
         XmlElement root = doc.root();
         if (!root.name().equals("COLLADA")) {
             throw ImportException.invalid("the root element is <" + Text.shorten(root.name()) + ">, not <COLLADA>");

@@ -1,5 +1,6 @@
 package io.posekit.asset.collada;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.AssetFormat;
 import io.posekit.asset.AssetImporter;
 import io.posekit.asset.DecodeBudget;
@@ -52,7 +53,7 @@ public final class ColladaImporter implements AssetImporter {
      */
     @Override
     public ImportScene read(SourceFile main, SourceFiles upload, ImportLimits limits) {
-        Warnings warnings = new Warnings();
+        ImportWarnings warnings = new ImportWarnings();
         XmlTreeReader.Document xml = new XmlTreeReader().parse(main.bytes());
         ColladaDocument doc = ColladaDocument.of(xml, warnings);
         DecodeBudget budget = limits.newBudget();

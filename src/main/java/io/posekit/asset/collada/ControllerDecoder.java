@@ -1,5 +1,6 @@
 package io.posekit.asset.collada;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.skinning.Primitive;
@@ -31,12 +32,12 @@ final class ControllerDecoder {
     private final Sources sources;
     private final GeometryDecoder geometries;
     private final DecodeBudget budget;
-    private final Warnings warnings;
+    private final ImportWarnings warnings;
     private final Map<XmlElement, SkinData> skins = new IdentityHashMap<>();
     private final Map<XmlElement, List<Primitive>> primitives = new IdentityHashMap<>();
 
     ControllerDecoder(ColladaDocument doc, Sources sources, GeometryDecoder geometries, DecodeBudget budget,
-            Warnings warnings) {
+            ImportWarnings warnings) {
         this.doc = doc;
         this.sources = sources;
         this.geometries = geometries;

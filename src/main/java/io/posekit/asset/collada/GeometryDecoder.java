@@ -1,5 +1,6 @@
 package io.posekit.asset.collada;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.skinning.Primitive;
@@ -30,11 +31,11 @@ final class GeometryDecoder {
     private final ColladaDocument doc;
     private final Sources sources;
     private final DecodeBudget budget;
-    private final Warnings warnings;
+    private final ImportWarnings warnings;
     private final Map<XmlElement, List<MeshPart>> parts = new IdentityHashMap<>();
     private final Map<XmlElement, List<Primitive>> rigid = new IdentityHashMap<>();
 
-    GeometryDecoder(ColladaDocument doc, Sources sources, DecodeBudget budget, Warnings warnings) {
+    GeometryDecoder(ColladaDocument doc, Sources sources, DecodeBudget budget, ImportWarnings warnings) {
         this.doc = doc;
         this.sources = sources;
         this.budget = budget;

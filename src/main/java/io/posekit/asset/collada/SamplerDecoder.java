@@ -1,5 +1,6 @@
 package io.posekit.asset.collada;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.clip.Curve;
@@ -62,10 +63,10 @@ final class SamplerDecoder {
     private final ColladaDocument doc;
     private final Sources sources;
     private final DecodeBudget budget;
-    private final Warnings warnings;
+    private final ImportWarnings warnings;
     private final Map<XmlElement, Sampler> samplers = new IdentityHashMap<>();
 
-    SamplerDecoder(ColladaDocument doc, Sources sources, DecodeBudget budget, Warnings warnings) {
+    SamplerDecoder(ColladaDocument doc, Sources sources, DecodeBudget budget, ImportWarnings warnings) {
         this.doc = doc;
         this.sources = sources;
         this.budget = budget;

@@ -1,5 +1,6 @@
 package io.posekit.asset.collada;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportLimits;
 import io.posekit.asset.ImportScene;
@@ -36,7 +37,7 @@ final class SceneBuilder {
     private final ImportLimits limits;
     private final GeometryDecoder geometries;
     private final ControllerDecoder controllers;
-    private final Warnings warnings;
+    private final ImportWarnings warnings;
 
     private final List<ImportScene.Node> nodes = new ArrayList<>();
     private final List<XmlElement> elements = new ArrayList<>();
@@ -49,7 +50,7 @@ final class SceneBuilder {
     private int[] subtreeEnd;
 
     SceneBuilder(ColladaDocument doc, ImportLimits limits, GeometryDecoder geometries, ControllerDecoder controllers,
-            Warnings warnings) {
+            ImportWarnings warnings) {
         this.doc = doc;
         this.limits = limits;
         this.geometries = geometries;

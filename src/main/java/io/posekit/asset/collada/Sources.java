@@ -1,5 +1,6 @@
 package io.posekit.asset.collada;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import java.util.IdentityHashMap;
@@ -19,11 +20,11 @@ final class Sources {
 
     private final ColladaDocument doc;
     private final DecodeBudget budget;
-    private final Warnings warnings;
+    private final ImportWarnings warnings;
     private final Map<XmlElement, Source> sources = new IdentityHashMap<>();
     private final Map<XmlElement, Object> arrays = new IdentityHashMap<>();
 
-    Sources(ColladaDocument doc, DecodeBudget budget, Warnings warnings) {
+    Sources(ColladaDocument doc, DecodeBudget budget, ImportWarnings warnings) {
         this.doc = doc;
         this.budget = budget;
         this.warnings = warnings;

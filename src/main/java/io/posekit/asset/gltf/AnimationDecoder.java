@@ -1,6 +1,7 @@
 package io.posekit.asset.gltf;
 
 import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.ImportScene;
 import io.posekit.clip.Interpolation;
 import io.posekit.clip.Track;
@@ -21,9 +22,9 @@ final class AnimationDecoder {
 
     private final GltfDocument doc;
     private final AccessorReader accessors;
-    private final List<String> warnings;
+    private final ImportWarnings warnings;
 
-    AnimationDecoder(GltfDocument doc, AccessorReader accessors, List<String> warnings) {
+    AnimationDecoder(GltfDocument doc, AccessorReader accessors, ImportWarnings warnings) {
         this.doc = doc;
         this.accessors = accessors;
         this.warnings = warnings;

@@ -2,6 +2,7 @@ package io.posekit.asset.gltf;
 
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.SourceFile;
 import io.posekit.asset.SourceFiles;
 import java.nio.ByteBuffer;
@@ -46,7 +47,7 @@ final class BufferResolver {
      *     exceeds the budget
      */
     BufferResolver(GltfDocument doc, SourceFile main, SourceFiles upload, ByteBuffer glbBin, boolean isGlb,
-            DecodeBudget budget, List<String> warnings) {
+            DecodeBudget budget, ImportWarnings warnings) {
         int bufferCount = doc.count("buffers");
         ByteBuffer[] buffers = new ByteBuffer[bufferCount];
         for (int i = 0; i < bufferCount; i++) {
@@ -163,7 +164,7 @@ final class BufferResolver {
         return new View(i, data, byteStride);
     }
 
-    private void checkImages(GltfDocument doc, SourceFile main, SourceFiles upload, List<String> warnings) {
+    private void checkImages(GltfDocument doc, SourceFile main, SourceFiles upload, ImportWarnings warnings) {
         int count = doc.count("images");
         for (int i = 0; i < count; i++) {
             String where = "image " + i;

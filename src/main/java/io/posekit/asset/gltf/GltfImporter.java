@@ -4,6 +4,7 @@ import io.posekit.asset.AssetFormat;
 import io.posekit.asset.AssetImporter;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.ImportLimits;
 import io.posekit.asset.ImportScene;
 import io.posekit.asset.SourceFile;
@@ -62,7 +63,7 @@ public final class GltfImporter implements AssetImporter {
             doc = GltfDocument.parse(bytes, 0, bytes.length, "glTF JSON");
         }
         DecodeBudget budget = limits.newBudget();
-        List<String> warnings = new ArrayList<>();
+        ImportWarnings warnings = new ImportWarnings();
         BufferResolver buffers = new BufferResolver(doc, main, upload, bin, glb, budget, warnings);
         AccessorReader accessors = new AccessorReader(doc, buffers, budget);
         SceneGraph graph = SceneGraph.build(doc, limits, warnings);
@@ -72,12 +73,12 @@ public final class GltfImporter implements AssetImporter {
         List<ImportScene.Skin> skinList = skins.decode(accessors, importIndex, warnings);
         List<ImportScene.MeshInstance> meshes = meshInstances(doc, graph, accessors, budget, skins.skinCount(), warnings);
         List<ImportScene.Clip> clips = new AnimationDecoder(doc, accessors, warnings).decode(graph);
-        return new ImportScene(nodes, skinList, meshes, clips, warnings);
+        return new ImportScene(nodes, skinList, meshes, clips, warnings.list());
     }
 
     /** One instance per imported node with a mesh, in file order; meshes are decoded once and shared. */
     private static List<ImportScene.MeshInstance> meshInstances(GltfDocument doc, SceneGraph graph,
-            AccessorReader accessors, DecodeBudget budget, int skinCount, List<String> warnings) {
+            AccessorReader accessors, DecodeBudget budget, int skinCount, ImportWarnings warnings) {
         MeshDecoder meshes = new MeshDecoder(doc, accessors, budget, warnings);
         int[] importIndex = graph.importIndex();
         List<ImportScene.MeshInstance> out = new ArrayList<>();

@@ -2,6 +2,7 @@ package io.posekit.asset.gltf;
 
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportWarnings;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.PrimitiveMode;
 import java.util.ArrayList;
@@ -23,10 +24,10 @@ final class MeshDecoder {
     private final GltfDocument doc;
     private final AccessorReader accessors;
     private final DecodeBudget budget;
-    private final List<String> warnings;
+    private final ImportWarnings warnings;
     private final List<List<Primitive>> decoded = new ArrayList<>();
 
-    MeshDecoder(GltfDocument doc, AccessorReader accessors, DecodeBudget budget, List<String> warnings) {
+    MeshDecoder(GltfDocument doc, AccessorReader accessors, DecodeBudget budget, ImportWarnings warnings) {
         this.doc = doc;
         this.accessors = accessors;
         this.budget = budget;

@@ -1,6 +1,7 @@
 package io.posekit.asset.gltf;
 
 import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.ImportScene;
 import io.posekit.math.Matrices;
 import java.util.List;
@@ -27,7 +28,7 @@ final class NodeTransform {
      * @param parent the parent's index in the imported node list, or -1
      * @throws ImportException (invalid) when a field has the wrong type or length or a non-finite number
      */
-    static ImportScene.Node read(JsonNode json, int index, int parent, List<String> warnings) {
+    static ImportScene.Node read(JsonNode json, int index, int parent, ImportWarnings warnings) {
         String where = "node " + index;
         String name = Json.optString(json, "name", where);
         float[] t = Json.optFloats(json, "translation", 3, where);

@@ -1,6 +1,7 @@
 package io.posekit.asset.gltf;
 
 import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.ImportLimits;
 import io.posekit.asset.ImportScene;
 import java.util.ArrayList;
@@ -40,7 +41,7 @@ final class SceneGraph {
      * @throws ImportException (too large) beyond {@link ImportLimits#maxNodes()} nodes; (invalid) on a bad
      *     child or scene reference, a node with two parents, or a cycle
      */
-    static SceneGraph build(GltfDocument doc, ImportLimits limits, List<String> warnings) {
+    static SceneGraph build(GltfDocument doc, ImportLimits limits, ImportWarnings warnings) {
         int n = doc.count("nodes");
         if (n > limits.maxNodes()) {
             throw ImportException.tooLarge("the asset has " + n + " nodes, more than the limit of " + limits.maxNodes());
@@ -118,7 +119,7 @@ final class SceneGraph {
         return scenes == 0 ? "the default scene (all root nodes)" : "scene 0";
     }
 
-    private void selectScene(List<String> warnings) {
+    private void selectScene(ImportWarnings warnings) {
         int scenes = doc.count("scenes");
         if (scenes == 0) {
             for (int i = 0; i < parent.length; i++) {
@@ -183,7 +184,7 @@ final class SceneGraph {
      *
      * @param why the reason, e.g. {@code skin 0: joint node 7}
      */
-    void includeHierarchy(int node, String why, List<String> warnings) {
+    void includeHierarchy(int node, String why, ImportWarnings warnings) {
         if (included[node]) {
             return;
         }
@@ -210,7 +211,7 @@ final class SceneGraph {
     }
 
     /** The imported nodes in file order, with parents as imported indices and transforms read from the file. */
-    List<ImportScene.Node> importNodes(List<String> warnings) {
+    List<ImportScene.Node> importNodes(ImportWarnings warnings) {
         int[] map = importIndex();
         List<ImportScene.Node> out = new ArrayList<>();
         for (int i = 0; i < parent.length; i++) {

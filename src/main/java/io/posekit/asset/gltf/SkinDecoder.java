@@ -1,6 +1,7 @@
 package io.posekit.asset.gltf;
 
 import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.ImportScene;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,7 +25,7 @@ final class SkinDecoder {
      *
      * @throws ImportException (invalid) on a missing, empty or out-of-range joint list
      */
-    SkinDecoder(GltfDocument doc, SceneGraph graph, List<String> warnings) {
+    SkinDecoder(GltfDocument doc, SceneGraph graph, ImportWarnings warnings) {
         this.doc = doc;
         int count = doc.count("skins");
         joints = new int[count][];
@@ -59,7 +60,7 @@ final class SkinDecoder {
      * @throws ImportException (invalid) on a bad inverse bind matrix accessor: wrong type, too few matrices,
      *     non-finite values
      */
-    List<ImportScene.Skin> decode(AccessorReader accessors, int[] importIndex, List<String> warnings) {
+    List<ImportScene.Skin> decode(AccessorReader accessors, int[] importIndex, ImportWarnings warnings) {
         List<ImportScene.Skin> out = new ArrayList<>(joints.length);
         for (int s = 0; s < joints.length; s++) {
             String where = "skin " + s;

@@ -1,5 +1,6 @@
 package io.posekit.asset.iqm;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportScene;
@@ -30,9 +31,9 @@ final class IqmAnimationDecoder {
     private final IqmFile file;
     private final IqmSkeleton skeleton;
     private final DecodeBudget budget;
-    private final Warnings warnings;
+    private final ImportWarnings warnings;
 
-    IqmAnimationDecoder(IqmFile file, IqmSkeleton skeleton, DecodeBudget budget, Warnings warnings) {
+    IqmAnimationDecoder(IqmFile file, IqmSkeleton skeleton, DecodeBudget budget, ImportWarnings warnings) {
         this.file = file;
         this.skeleton = skeleton;
         this.budget = budget;

@@ -1,5 +1,6 @@
 package io.posekit.asset.iqm;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.AssetFormat;
 import io.posekit.asset.AssetImporter;
 import io.posekit.asset.DecodeBudget;
@@ -55,7 +56,7 @@ public final class IqmImporter implements AssetImporter {
      */
     @Override
     public ImportScene read(SourceFile main, SourceFiles upload, ImportLimits limits) {
-        Warnings warnings = new Warnings();
+        ImportWarnings warnings = new ImportWarnings();
         IqmFile file = IqmFile.parse(main.bytes());
         DecodeBudget budget = limits.newBudget();
         IqmSkeleton skeleton = IqmSkeleton.read(file, rootName(main), limits, budget, warnings);

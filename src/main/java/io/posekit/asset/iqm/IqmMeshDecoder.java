@@ -1,5 +1,6 @@
 package io.posekit.asset.iqm;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportScene;
@@ -30,11 +31,11 @@ final class IqmMeshDecoder {
     private final IqmFile file;
     private final IqmSkeleton skeleton;
     private final DecodeBudget budget;
-    private final Warnings warnings;
+    private final ImportWarnings warnings;
     private final VertexArray[] byType = new VertexArray[7];
     private final List<String> attributes = new ArrayList<>();
 
-    IqmMeshDecoder(IqmFile file, IqmSkeleton skeleton, DecodeBudget budget, Warnings warnings) {
+    IqmMeshDecoder(IqmFile file, IqmSkeleton skeleton, DecodeBudget budget, ImportWarnings warnings) {
         this.file = file;
         this.skeleton = skeleton;
         this.budget = budget;

@@ -1,5 +1,6 @@
 package io.posekit.asset.iqm;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportLimits;
@@ -40,7 +41,7 @@ final class IqmSkeleton {
      * @throws ImportException invalid (422) for a parent that is not an earlier joint or a non-finite or zero
      *     transform; too large (413) past the node limit
      */
-    static IqmSkeleton read(IqmFile file, String rootName, ImportLimits limits, DecodeBudget budget, Warnings warnings) {
+    static IqmSkeleton read(IqmFile file, String rootName, ImportLimits limits, DecodeBudget budget, ImportWarnings warnings) {
         if (file.numJoints >= limits.maxNodes()) {
             throw ImportException.tooLarge("header: num_joints " + file.numJoints + " (plus the root node) exceeds the limit of "
                     + limits.maxNodes() + " nodes");

@@ -1,5 +1,6 @@
 package io.posekit.asset.md5;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportScene;
@@ -30,7 +31,7 @@ final class Md5ClipBuilder {
      * @param scene the model whose joints it drives
      */
     static ImportScene.Clip clip(Md5AnimFile anim, String name, Md5SceneBuilder scene, DecodeBudget budget,
-            Warnings warnings) {
+            ImportWarnings warnings) {
         String file = anim.fileName();
         int frames = anim.frameCount();
         budget.charge(frames, 4, file + " key times");

@@ -1,5 +1,6 @@
 package io.posekit.asset.md5;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.AssetFormat;
 import io.posekit.asset.AssetImporter;
 import io.posekit.asset.DecodeBudget;
@@ -56,7 +57,7 @@ public final class Md5Importer implements AssetImporter {
      */
     @Override
     public ImportScene read(SourceFile main, SourceFiles upload, ImportLimits limits) {
-        Warnings warnings = new Warnings();
+        ImportWarnings warnings = new ImportWarnings();
         DecodeBudget budget = limits.newBudget();
         String rootName = baseNameWithoutExtension(main);
         List<ImportScene.Clip> clips = new ArrayList<>();

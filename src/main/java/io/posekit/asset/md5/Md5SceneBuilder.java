@@ -1,5 +1,6 @@
 package io.posekit.asset.md5;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportScene;
@@ -47,7 +48,7 @@ final class Md5SceneBuilder {
 
     /** The scene of an {@code .md5mesh}: joints, skin and meshes. */
     static Md5SceneBuilder ofMesh(Md5MeshFile file, String fileName, String rootName, DecodeBudget budget,
-            Warnings warnings) {
+            ImportWarnings warnings) {
         Md5SceneBuilder scene = new Md5SceneBuilder(rootName);
         List<Md5MeshFile.Joint> joints = file.joints();
         int n = joints.size();
@@ -84,7 +85,7 @@ final class Md5SceneBuilder {
     }
 
     /** The rig of an {@code .md5anim} uploaded without its mesh: its hierarchy at the baseframe, no meshes. */
-    static Md5SceneBuilder ofAnim(Md5AnimFile anim, String rootName, DecodeBudget budget, Warnings warnings) {
+    static Md5SceneBuilder ofAnim(Md5AnimFile anim, String rootName, DecodeBudget budget, ImportWarnings warnings) {
         Md5SceneBuilder scene = new Md5SceneBuilder(rootName);
         budget.charge(anim.joints().size(), 64, "joints");
         for (int j = 0; j < anim.joints().size(); j++) {
@@ -97,7 +98,7 @@ final class Md5SceneBuilder {
         return scene;
     }
 
-    private void addJoint(String name, int parent, int index, double[] t, double[] r, Warnings warnings) {
+    private void addJoint(String name, int parent, int index, double[] t, double[] r, ImportWarnings warnings) {
         int node = nodes.size();
         nodes.add(new ImportScene.Node(name, parent < 0 ? 0 : parent + 1, index, Md5Math.toFloats(t),
                 Md5Math.toFloats(r), new float[] {1, 1, 1}));
@@ -107,7 +108,7 @@ final class Md5SceneBuilder {
     }
 
     private static ImportScene.MeshInstance mesh(Md5MeshFile file, String fileName, int index, boolean skinned,
-            DecodeBudget budget, Warnings warnings) {
+            DecodeBudget budget, ImportWarnings warnings) {
         Md5MeshFile.Mesh mesh = file.meshes().get(index);
         String where = fileName + " mesh " + index;
         int n = mesh.vertexCount();

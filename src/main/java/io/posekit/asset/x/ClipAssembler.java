@@ -1,5 +1,6 @@
 package io.posekit.asset.x;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportScene;
 import io.posekit.clip.Interpolation;
@@ -29,9 +30,9 @@ final class ClipAssembler {
     private final Map<String, Integer> frameByName;
     private final SceneAssembler scene;
     private final DecodeBudget budget;
-    private final Warnings warnings;
+    private final ImportWarnings warnings;
 
-    ClipAssembler(XDocument doc, SceneAssembler scene, DecodeBudget budget, Warnings warnings) {
+    ClipAssembler(XDocument doc, SceneAssembler scene, DecodeBudget budget, ImportWarnings warnings) {
         this.doc = doc;
         this.scene = scene;
         this.frameByName = scene.frameByName();

@@ -1,5 +1,6 @@
 package io.posekit.asset.x;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.skinning.Primitive;
@@ -48,7 +49,7 @@ final class MeshAssembler {
     }
 
     /** Splits and triangulates {@code m}. */
-    static Geometry geometry(XDocument.Mesh m, DecodeBudget budget, Warnings warnings) {
+    static Geometry geometry(XDocument.Mesh m, DecodeBudget budget, ImportWarnings warnings) {
         int faces = m.faceCount();
         long corners = 0;
         long triangles = 0;
@@ -119,7 +120,7 @@ final class MeshAssembler {
      * @param boneJoints for each of the mesh's bones, the skin joint index its influences bind to, or −1 to drop
      *     them; {@code null} for a rigid mesh
      */
-    static Primitive primitive(XDocument.Mesh m, Geometry g, int[] boneJoints, DecodeBudget budget, Warnings warnings) {
+    static Primitive primitive(XDocument.Mesh m, Geometry g, int[] boneJoints, DecodeBudget budget, ImportWarnings warnings) {
         List<String> attributes = new ArrayList<>();
         attributes.add("POSITION");
         if (g.normals() != null) {

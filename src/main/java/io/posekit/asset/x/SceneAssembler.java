@@ -1,5 +1,6 @@
 package io.posekit.asset.x;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportScene;
@@ -39,7 +40,7 @@ final class SceneAssembler {
 
     private final XDocument doc;
     private final DecodeBudget budget;
-    private final Warnings warnings;
+    private final ImportWarnings warnings;
     private final List<ImportScene.Node> nodes = new ArrayList<>();
     private final List<ImportScene.Skin> skins = new ArrayList<>();
     private final List<ImportScene.MeshInstance> meshes = new ArrayList<>();
@@ -53,7 +54,7 @@ final class SceneAssembler {
     private record Bound(int node, float[] inverseBind) {
     }
 
-    SceneAssembler(XDocument doc, DecodeBudget budget, Warnings warnings) {
+    SceneAssembler(XDocument doc, DecodeBudget budget, ImportWarnings warnings) {
         this.doc = doc;
         this.budget = budget;
         this.warnings = warnings;

@@ -1,5 +1,6 @@
 package io.posekit.asset.x;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.AssetFormat;
 import io.posekit.asset.AssetImporter;
 import io.posekit.asset.DecodeBudget;
@@ -56,7 +57,7 @@ public final class XImporter implements AssetImporter {
         String name = main.baseName();
         XHeader header = XHeader.parse(bytes, name);
         DecodeBudget budget = limits.newBudget();
-        Warnings warnings = new Warnings();
+        ImportWarnings warnings = new ImportWarnings();
         XTokens tokens;
         if (header.compressed()) {
             byte[] data = Mszip.inflate(bytes, header.dataStart(), name, limits, budget);

@@ -1,5 +1,6 @@
 package io.posekit.asset.x;
 
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportLimits;
@@ -31,11 +32,11 @@ final class XParser {
     private final XTokens t;
     private final ImportLimits limits;
     private final DecodeBudget budget;
-    private final Warnings warnings;
+    private final ImportWarnings warnings;
     private final XDocument doc = new XDocument();
     private int depth;
 
-    XParser(XTokens tokens, ImportLimits limits, DecodeBudget budget, Warnings warnings) {
+    XParser(XTokens tokens, ImportLimits limits, DecodeBudget budget, ImportWarnings warnings) {
         this.t = tokens;
         this.limits = limits;
         this.budget = budget;

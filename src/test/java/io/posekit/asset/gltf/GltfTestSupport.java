@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.posekit.asset.DecodeBudget;
+import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportLimits;
 import io.posekit.asset.ImportScene;
@@ -65,7 +66,7 @@ final class GltfTestSupport {
         SourceFile main = new SourceFile("a.gltf", json);
         DecodeBudget budget = new DecodeBudget(budgetBytes);
         BufferResolver buffers = new BufferResolver(doc, main, new SourceFiles(List.of(main)), null, false, budget,
-                new ArrayList<>());
+                new ImportWarnings());
         return new AccessorReader(doc, buffers, budget);
     }
 

@@ -1,4 +1,4 @@
-package io.posekit.asset.collada;
+package io.posekit.asset;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -6,17 +6,18 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The warnings of one import, deduplicated and capped at {@link #MAX} (a hostile file could otherwise produce
- * one per element); past the cap a final line counts the ones left out.
+ * The warnings of one import, as importers collect them: deduplicated and capped at {@link #MAX} (a hostile file
+ * could otherwise produce one per element); past the cap a final line counts the ones left out. Not thread-safe:
+ * one per import.
  */
-final class Warnings {
+public final class ImportWarnings {
 
-    static final int MAX = 200;
+    public static final int MAX = 200;
 
     private final Set<String> warnings = new LinkedHashSet<>();
     private int dropped;
 
-    void add(String warning) {
+    public void add(String warning) {
         if (warnings.contains(warning)) {
             return;
         }
@@ -27,7 +28,7 @@ final class Warnings {
         }
     }
 
-    List<String> list() {
+    public List<String> list() {
         List<String> out = new ArrayList<>(warnings);
         if (dropped > 0) {
             out.add("… and " + dropped + " more warnings");
