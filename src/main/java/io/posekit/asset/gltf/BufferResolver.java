@@ -8,7 +8,6 @@ import io.posekit.asset.SourceFiles;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Base64;
-import java.util.List;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 

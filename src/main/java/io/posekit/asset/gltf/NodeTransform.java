@@ -4,7 +4,6 @@ import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.ImportScene;
 import io.posekit.math.Matrices;
-import java.util.List;
 import tools.jackson.databind.JsonNode;
 
 /**
