@@ -237,6 +237,31 @@ public final class Matrices {
         r[ri + 3] = (float) (w / len);
     }
 
+    /**
+     * Writes the rotation by {@code angle} radians about the axis (ax, ay, az) — normalised here; a zero axis gives
+     * the identity — as a column-major 4×4 matrix at {@code m[0..15]}.
+     */
+    public static void axisAngle(double ax, double ay, double az, double angle, double[] m) {
+        for (int i = 0; i < 16; i++) {
+            m[i] = (i % 5 == 0) ? 1 : 0;
+        }
+        double len = Math.sqrt(ax * ax + ay * ay + az * az);
+        if (len == 0) {
+            return;
+        }
+        double x = ax / len, y = ay / len, z = az / len;
+        double c = Math.cos(angle), s = Math.sin(angle), k = 1 - c;
+        m[0] = c + x * x * k;
+        m[1] = y * x * k + z * s;
+        m[2] = z * x * k - y * s;
+        m[4] = x * y * k - z * s;
+        m[5] = c + y * y * k;
+        m[6] = z * y * k + x * s;
+        m[8] = x * z * k + y * s;
+        m[9] = y * z * k - x * s;
+        m[10] = c + z * z * k;
+    }
+
     /** {@code out = a · b} for general 4×4 matrices in double. {@code out} may alias {@code a} but not {@code b}. */
     public static void multiply(double[] a, int ao, double[] b, int bo, double[] out, int o) {
         double a0 = a[ao], a1 = a[ao + 1], a2 = a[ao + 2], a3 = a[ao + 3];

@@ -44,7 +44,7 @@ public final class NodeTransformEvaluator {
                 m[5] = value(sc.y(), t);
                 m[10] = value(sc.z(), t);
             }
-            case NodeTransformTrack.Rotate rot -> rotation(rot.axisX(), rot.axisY(), rot.axisZ(),
+            case NodeTransformTrack.Rotate rot -> Matrices.axisAngle(rot.axisX(), rot.axisY(), rot.axisZ(),
                     Math.toRadians(value(rot.angleDegrees(), t)), m);
             case NodeTransformTrack.Matrix mat -> {
                 List<Curve> curves = mat.elements();
@@ -53,26 +53,6 @@ public final class NodeTransformEvaluator {
                 }
             }
         }
-    }
-
-    /** Rotation by {@code angle} radians about the axis (normalised here; a zero axis gives the identity). */
-    static void rotation(double ax, double ay, double az, double angle, double[] m) {
-        identity(m);
-        double len = Math.sqrt(ax * ax + ay * ay + az * az);
-        if (len == 0) {
-            return;
-        }
-        double x = ax / len, y = ay / len, z = az / len;
-        double c = Math.cos(angle), s = Math.sin(angle), k = 1 - c;
-        m[0] = c + x * x * k;
-        m[1] = y * x * k + z * s;
-        m[2] = z * x * k - y * s;
-        m[4] = x * y * k - z * s;
-        m[5] = c + y * y * k;
-        m[6] = z * y * k + x * s;
-        m[8] = x * z * k + y * s;
-        m[9] = y * z * k - x * s;
-        m[10] = c + z * z * k;
     }
 
     private static double value(Curve curve, double t) {

@@ -51,7 +51,7 @@ final class TransformMath {
                 out[5] = p[1];
                 out[10] = p[2];
             }
-            case ROTATE -> rotation(p[0], p[1], p[2], Math.toRadians(p[3]), out);
+            case ROTATE -> Matrices.axisAngle(p[0], p[1], p[2], Math.toRadians(p[3]), out);
             case MATRIX -> {
                 for (int r = 0; r < 4; r++) {
                     for (int c = 0; c < 4; c++) {
@@ -67,30 +67,6 @@ final class TransformMath {
             }
         }
         return true;
-    }
-
-    /** Rotation by {@code angle} radians about the axis (normalised; zero axis: identity). */
-    static void rotation(double ax, double ay, double az, double angle, double[] m) {
-        identity(m);
-        double len = Math.sqrt(ax * ax + ay * ay + az * az);
-        if (len == 0) {
-            return;
-        }
-        double x = ax / len;
-        double y = ay / len;
-        double z = az / len;
-        double c = Math.cos(angle);
-        double s = Math.sin(angle);
-        double k = 1 - c;
-        m[0] = c + x * x * k;
-        m[1] = y * x * k + z * s;
-        m[2] = z * x * k - y * s;
-        m[4] = x * y * k - z * s;
-        m[5] = c + y * y * k;
-        m[6] = z * y * k + x * s;
-        m[8] = x * z * k + y * s;
-        m[9] = y * z * k - x * s;
-        m[10] = c + z * z * k;
     }
 
     private static boolean lookat(double[] p, double[] m) {
