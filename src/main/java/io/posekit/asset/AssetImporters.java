@@ -2,6 +2,7 @@ package io.posekit.asset;
 
 import io.posekit.asset.bvh.BvhImporter;
 import io.posekit.asset.collada.ColladaImporter;
+import io.posekit.asset.fbx.FbxImporter;
 import io.posekit.asset.gltf.GltfImporter;
 import io.posekit.asset.iqm.IqmImporter;
 import io.posekit.asset.md5.Md5Importer;
@@ -36,7 +37,7 @@ public final class AssetImporters {
     /** Every importer posekit has, with {@code limits}. */
     public static AssetImporters all(ImportLimits limits) {
         return new AssetImporters(List.of(new GltfImporter(), new ColladaImporter(), new XImporter(), new IqmImporter(),
-                new BvhImporter(), new Md5Importer()), limits);
+                new BvhImporter(), new Md5Importer(), new FbxImporter()), limits);
     }
 
     /** The limits imports run under. */

@@ -1,0 +1,396 @@
+package io.posekit.asset.fbx;
+
+import io.posekit.asset.DecodeBudget;
+import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportWarnings;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Decodes a {@code Geometry} of subclass {@code Mesh} into triangles over unique vertices.
+ *
+ * <ul>
+ *   <li>{@code Vertices} are the control points (3 numbers each); {@code PolygonVertexIndex} lists each polygon's
+ *       control points, the last one of a polygon written as {@code ~index} (negative). Polygons are fan-triangulated
+ *       ({@code 0, i, i+1}); polygons of fewer than three corners are skipped (warning), as is an unterminated last
+ *       polygon's lack of a terminator (it is closed, with a warning).</li>
+ *   <li>{@code LayerElementNormal} and {@code LayerElementUV} (the first of each) are read with
+ *       {@code MappingInformationType} {@code ByPolygonVertex}, {@code ByControlPoint} ({@code ByVertice},
+ *       {@code ByVertex}), {@code ByPolygon} or {@code AllSame} and {@code ReferenceInformationType} {@code Direct} or
+ *       {@code IndexToDirect} ({@code Index}), data in {@code Normals}/{@code UV}, indices in
+ *       {@code NormalsIndex}/{@code UVIndex}. Other mappings ({@code ByEdge}) are ignored with a warning.</li>
+ *   <li>Every polygon corner becomes the vertex of its (control point, normal, UV) tuple — equal values are one
+ *       vertex — in order of first appearance; a vertex remembers its control point, so skin influences reach every
+ *       vertex split from it. UVs only decide the split (posekit does not return them).</li>
+ *   <li>The Model's geometric transform, when it is not the identity, is applied to the positions (and by its inverse
+ *       transpose to the normals, renormalised) — so every consumer, skinned or not, sees the geometry where FBX puts
+ *       it, and skins need no extra factor.</li>
+ * </ul>
+ *
+ * <p>Every index is checked against what it indexes; a bad one is invalid (422), e.g. {@code Geometry 'Body':
+ * PolygonVertexIndex[17] = 913 is out of range for 800 control points}. Allocations are charged to the budget first.
+ */
+final class FbxGeometry {
+
+    /** The most polygon corners one geometry may have (the de-indexing tables are int-indexed arrays). */
+    static final int MAX_CORNERS = 1 << 28;
+    private static final int BY_POLYGON_VERTEX = 0;
+    private static final int BY_CONTROL_POINT = 1;
+    private static final int BY_POLYGON = 2;
+    private static final int ALL_SAME = 3;
+
+    /**
+     * A decoded mesh.
+     *
+     * @param positions 3 floats per vertex, geometry space with the geometric transform applied
+     * @param normals 3 floats per vertex, or {@code null}
+     * @param controlPoints the control point of each vertex
+     * @param indices 3 per triangle
+     * @param attributes the attributes read ({@code POSITION}, {@code NORMAL}, {@code TEXCOORD_0})
+     * @param controlPointCount the number of control points
+     */
+    record Mesh(float[] positions, float[] normals, int[] controlPoints, int[] indices, List<String> attributes,
+            int controlPointCount) {
+
+        int vertexCount() {
+            return controlPoints.length;
+        }
+    }
+
+    /** One layer element: where each polygon corner's value is. */
+    private record Layer(String what, String arrayName, int mapping, double[] data, int components, int[] index) {
+
+        /** The data element of a polygon corner. */
+        int element(int corner, int controlPoint, int polygon, String geometry) {
+            int e = switch (mapping) {
+                case BY_POLYGON_VERTEX -> corner;
+                case BY_CONTROL_POINT -> controlPoint;
+                case BY_POLYGON -> polygon;
+                default -> 0;
+            };
+            if (index != null) {
+                if (e >= index.length) {
+                    throw ImportException.invalid(geometry + ": " + what + " has " + index.length + " indices, but "
+                            + describe(corner, controlPoint, polygon) + " needs index " + e);
+                }
+                int i = index[e];
+                if (i < 0 || i >= data.length / components) {
+                    throw ImportException.invalid(geometry + ": " + what + " index " + e + " = " + i + " is out of range"
+                            + " for " + data.length / components + " elements of '" + arrayName + "'");
+                }
+                return i;
+            }
+            if (e >= data.length / components) {
+                throw ImportException.invalid(geometry + ": " + what + " '" + arrayName + "' holds " + data.length / components
+                        + " elements, but " + describe(corner, controlPoint, polygon) + " needs element " + e);
+            }
+            return e;
+        }
+
+        private String describe(int corner, int controlPoint, int polygon) {
+            return switch (mapping) {
+                case BY_POLYGON_VERTEX -> "polygon vertex " + corner;
+                case BY_CONTROL_POINT -> "control point " + controlPoint;
+                case BY_POLYGON -> "polygon " + polygon;
+                default -> "AllSame";
+            };
+        }
+    }
+
+    private FbxGeometry() {
+    }
+
+    /**
+     * Decodes a mesh geometry.
+     *
+     * @param geometry the {@code Geometry} object
+     * @param geometric the geometric transform to apply, or {@code null}
+     * @return the mesh, or {@code null} (warned) when it has no polygons
+     * @throws ImportException invalid (422) for malformed arrays or indices out of range; too large (413) past the budget
+     */
+    static Mesh read(FbxScene.FbxObject geometry, double[] geometric, DecodeBudget budget, ImportWarnings warnings) {
+        String where = geometry.label();
+        FbxNode verticesNode = geometry.child("Vertices");
+        FbxNode indexNode = geometry.child("PolygonVertexIndex");
+        if (verticesNode == null || indexNode == null) {
+            warnings.add(where + " has no " + (verticesNode == null ? "Vertices" : "PolygonVertexIndex")
+                    + "; it is not placed");
+            return null;
+        }
+        double[] vertices = verticesNode.doubles(0);
+        if (vertices.length % 3 != 0) {
+            throw ImportException.invalid(where + ": Vertices holds " + vertices.length + " numbers, not a multiple of 3");
+        }
+        int controlPoints = vertices.length / 3;
+        int[] pvi = indexNode.ints(0);
+        int corners = pvi.length;
+        Layer normals = layer(geometry, "LayerElementNormal", "Normals", 3, warnings);
+        Layer uvs = layer(geometry, "LayerElementUV", "UV", 2, warnings);
+
+        // per corner: its control point and polygon; polygons closed by a negative index
+        budget.charge(corners, 4 * 11, where + " polygon vertices");
+        if (corners > MAX_CORNERS) {
+            throw ImportException.tooLarge(where + " has " + corners + " polygon vertices; at most " + MAX_CORNERS
+                    + " are supported");
+        }
+        int[] cornerPoint = new int[corners];
+        // polygon p is corners polygonStart[p] .. polygonStart[p + 1] − 1
+        int[] polygonStart = new int[corners + 1];
+        int polygonCount = 0;
+        int start = 0;
+        int degenerate = 0;
+        int triangles = 0;
+        for (int c = 0; c < corners; c++) {
+            int raw = pvi[c];
+            int cp = raw < 0 ? ~raw : raw;
+            if (cp >= controlPoints) {
+                throw ImportException.invalid(where + ": PolygonVertexIndex[" + c + "] = " + raw + " refers to control"
+                        + " point " + cp + ", out of range for " + controlPoints + " control points");
+            }
+            cornerPoint[c] = cp;
+            boolean last = raw < 0;
+            if (!last && c == corners - 1) {
+                warnings.add(where + ": PolygonVertexIndex does not end its last polygon (no negative index); it is"
+                        + " closed");
+                last = true;
+            }
+            if (last) {
+                int size = c - start + 1;
+                if (size < 3) {
+                    degenerate++;
+                } else {
+                    triangles += size - 2;
+                }
+                polygonStart[polygonCount++] = start;
+                start = c + 1;
+            }
+        }
+        if (degenerate > 0) {
+            warnings.add(where + ": " + degenerate + " polygon(s) with fewer than 3 corners (points, lines) are ignored");
+        }
+        if (triangles == 0) {
+            warnings.add(where + " has no polygons with 3 or more corners; it is not placed");
+            return null;
+        }
+
+        // unique (control point, normal, uv) per corner, in order of first appearance
+        int[] keys = new int[6 * corners];
+        int[] vertexOfCorner = new int[corners];
+        int tableSize = Integer.highestOneBit(Math.max(4, corners * 2 - 1)) << 1;
+        budget.charge(tableSize, 4, where + " vertex table");
+        int[] table = new int[tableSize];
+        Arrays.fill(table, -1);
+        int[] firstCorner = new int[corners];
+        int unique = 0;
+        polygonStart[polygonCount] = corners;
+        for (int p = 0; p < polygonCount; p++) {
+            int first = polygonStart[p];
+            int end = polygonStart[p + 1];
+            if (end - first < 3) {
+                continue;
+            }
+            for (int c = first; c < end; c++) {
+                int cp = cornerPoint[c];
+                int o = 6 * unique;
+                keys[o] = cp;
+                if (normals != null) {
+                    int e = 3 * normals.element(c, cp, p, where);
+                    for (int k = 0; k < 3; k++) {
+                        keys[o + 1 + k] = Float.floatToIntBits((float) normals.data()[e + k]);
+                    }
+                }
+                if (uvs != null) {
+                    int e = 2 * uvs.element(c, cp, p, where);
+                    keys[o + 4] = Float.floatToIntBits((float) uvs.data()[e]);
+                    keys[o + 5] = Float.floatToIntBits((float) uvs.data()[e + 1]);
+                }
+                int slot = hash(keys, o) & (tableSize - 1);
+                int found = -1;
+                while (table[slot] >= 0) {
+                    if (Arrays.equals(keys, 6 * table[slot], 6 * table[slot] + 6, keys, o, o + 6)) {
+                        found = table[slot];
+                        break;
+                    }
+                    slot = (slot + 1) & (tableSize - 1);
+                }
+                if (found < 0) {
+                    found = unique++;
+                    table[slot] = found;
+                    firstCorner[found] = c;
+                }
+                vertexOfCorner[c] = found;
+            }
+        }
+
+        budget.charge(unique, 4 * (normals == null ? 4 : 7), where + " vertices");
+        budget.charge(3L * triangles, 4, where + " triangle indices");
+        float[] positions = new float[3 * unique];
+        float[] outNormals = normals == null ? null : new float[3 * unique];
+        int[] vertexPoint = new int[unique];
+        double[] normalMatrix = geometric == null ? null : normalMatrix(geometric, where);
+        for (int v = 0; v < unique; v++) {
+            int cp = keys[6 * v];
+            vertexPoint[v] = cp;
+            double x = vertices[3 * cp];
+            double y = vertices[3 * cp + 1];
+            double z = vertices[3 * cp + 2];
+            if (geometric != null) {
+                double gx = geometric[0] * x + geometric[4] * y + geometric[8] * z + geometric[12];
+                double gy = geometric[1] * x + geometric[5] * y + geometric[9] * z + geometric[13];
+                double gz = geometric[2] * x + geometric[6] * y + geometric[10] * z + geometric[14];
+                x = gx;
+                y = gy;
+                z = gz;
+            }
+            positions[3 * v] = finite((float) x, where, cp);
+            positions[3 * v + 1] = finite((float) y, where, cp);
+            positions[3 * v + 2] = finite((float) z, where, cp);
+            if (outNormals != null) {
+                int c = firstCorner[v];
+                int p = polygonOf(polygonStart, polygonCount, c);
+                int e = 3 * normals.element(c, cp, p, where);
+                double nx = normals.data()[e];
+                double ny = normals.data()[e + 1];
+                double nz = normals.data()[e + 2];
+                if (normalMatrix != null) {
+                    double tx = normalMatrix[0] * nx + normalMatrix[3] * ny + normalMatrix[6] * nz;
+                    double ty = normalMatrix[1] * nx + normalMatrix[4] * ny + normalMatrix[7] * nz;
+                    double tz = normalMatrix[2] * nx + normalMatrix[5] * ny + normalMatrix[8] * nz;
+                    double len = Math.sqrt(tx * tx + ty * ty + tz * tz);
+                    double k = len > 0 ? 1 / len : 0;
+                    nx = tx * k;
+                    ny = ty * k;
+                    nz = tz * k;
+                }
+                outNormals[3 * v] = (float) nx;
+                outNormals[3 * v + 1] = (float) ny;
+                outNormals[3 * v + 2] = (float) nz;
+            }
+        }
+        int[] indices = new int[3 * triangles];
+        int t = 0;
+        for (int p = 0; p < polygonCount; p++) {
+            int first = polygonStart[p];
+            for (int c = first + 1; c + 1 < polygonStart[p + 1]; c++) {
+                indices[t++] = vertexOfCorner[first];
+                indices[t++] = vertexOfCorner[c];
+                indices[t++] = vertexOfCorner[c + 1];
+            }
+        }
+        List<String> attributes = new ArrayList<>(List.of("POSITION"));
+        if (normals != null) {
+            attributes.add("NORMAL");
+        }
+        if (uvs != null) {
+            attributes.add("TEXCOORD_0");
+        }
+        return new Mesh(positions, outNormals, vertexPoint, indices, attributes, controlPoints);
+    }
+
+    /** The polygon holding {@code corner}: the last one starting at or before it. */
+    private static int polygonOf(int[] polygonStart, int polygonCount, int corner) {
+        int lo = 0;
+        int hi = polygonCount - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (polygonStart[mid] <= corner) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
+    }
+
+    private static int hash(int[] keys, int o) {
+        int h = 0x9E3779B9;
+        for (int i = o; i < o + 6; i++) {
+            h = (h ^ keys[i]) * 0x01000193;
+            h ^= h >>> 15;
+        }
+        return h;
+    }
+
+    private static float finite(float v, String where, int cp) {
+        if (!Float.isFinite(v)) {
+            throw ImportException.invalid(where + ": control point " + cp + " is not finite");
+        }
+        return v;
+    }
+
+    /** The inverse transpose of the upper-left 3×3 of {@code m}, column-major 3×3. */
+    private static double[] normalMatrix(double[] m, String where) {
+        double[] inverse = FbxTransform.invertAffine(m);
+        if (inverse == null) {
+            throw ImportException.invalid(where + ": the geometric transform of its Model is singular (a zero scale)");
+        }
+        double[] out = new double[9];
+        for (int r = 0; r < 3; r++) {
+            for (int c = 0; c < 3; c++) {
+                // (M⁻¹)ᵀ(r, c) = M⁻¹(c, r)
+                out[3 * c + r] = inverse[4 * r + c];
+            }
+        }
+        return out;
+    }
+
+    /** The first layer element called {@code name}, or {@code null} when absent or not usable (warned). */
+    private static Layer layer(FbxScene.FbxObject geometry, String name, String arrayName, int components,
+            ImportWarnings warnings) {
+        FbxNode e = geometry.child(name);
+        if (e == null) {
+            return null;
+        }
+        String what = name + " " + (e.properties().isEmpty() ? "0" : e.property(0));
+        String where = geometry.label();
+        FbxNode mappingNode = e.child("MappingInformationType");
+        FbxNode referenceNode = e.child("ReferenceInformationType");
+        String mapping = mappingNode == null ? "ByPolygonVertex" : mappingNode.string(0);
+        String reference = referenceNode == null ? "Direct" : referenceNode.string(0);
+        int map = switch (mapping) {
+            case "ByPolygonVertex" -> BY_POLYGON_VERTEX;
+            case "ByControlPoint", "ByControllPoint", "ByVertice", "ByVertex" -> BY_CONTROL_POINT;
+            case "ByPolygon" -> BY_POLYGON;
+            case "AllSame" -> ALL_SAME;
+            default -> -1;
+        };
+        if (map < 0) {
+            warnings.add(where + ": " + what + " has MappingInformationType '" + FbxScene.display(mapping)
+                    + "', which is not supported; ignored");
+            return null;
+        }
+        FbxNode dataNode = e.child(arrayName);
+        if (dataNode == null) {
+            warnings.add(where + ": " + what + " has no '" + arrayName + "' array; ignored");
+            return null;
+        }
+        double[] data = dataNode.doubles(0);
+        if (data.length % components != 0) {
+            throw ImportException.invalid(where + ": " + what + " '" + arrayName + "' holds " + data.length
+                    + " numbers, not a multiple of " + components);
+        }
+        int[] index = null;
+        switch (reference) {
+            case "Direct" -> {
+            }
+            case "IndexToDirect", "Index" -> {
+                FbxNode indexNode = e.child(arrayName + "Index");
+                if (indexNode == null && arrayName.equals("Normals")) {
+                    indexNode = e.child("NormalIndex");
+                }
+                if (indexNode == null) {
+                    throw ImportException.invalid(where + ": " + what + " is IndexToDirect but has no '" + arrayName
+                            + "Index' array");
+                }
+                index = indexNode.ints(0);
+            }
+            default -> {
+                warnings.add(where + ": " + what + " has ReferenceInformationType '" + FbxScene.display(reference)
+                        + "', which is not supported; ignored");
+                return null;
+            }
+        }
+        return new Layer(what, arrayName, map, data, components, index);
+    }
+}
