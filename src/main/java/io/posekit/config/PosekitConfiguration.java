@@ -23,11 +23,15 @@ public class PosekitConfiguration {
 
     @Bean
     AssetImporters assetImporters(PosekitProperties properties) {
-        // a zip may expand to at most the upload limit, so a zip upload is no bigger than a plain one
-        ImportLimits d = ImportLimits.DEFAULT;
-        long upload = properties.upload().maxBytes().toBytes();
-        return AssetImporters.all(new ImportLimits(d.maxDecodedBytes(), d.maxNodes(), d.maxZipEntries(), upload,
-                d.maxZipRatio()));
+        return AssetImporters.all(importLimits(properties));
+    }
+
+    /** The import limits from {@code posekit.limits.*}; a zip may expand to at most the upload limit. */
+    static ImportLimits importLimits(PosekitProperties properties) {
+        PosekitProperties.Limits l = properties.limits();
+        return new ImportLimits(l.decodedBytes().toBytes(), l.nodes(), l.jointsPerSkin(), l.vertices(),
+                l.influencesPerVertex(), l.keysPerTrack(), l.clips(), l.xmlDepth(), l.xmlElements(), l.zipEntries(),
+                properties.upload().maxBytes().toBytes(), l.zipRatio(), l.parseTime());
     }
 
     @Bean

@@ -3,6 +3,8 @@ package io.posekit.config;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.PositiveOrZero;
 import java.nio.file.Path;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -16,11 +18,13 @@ import org.springframework.validation.annotation.Validated;
  * @param cache the parsed-asset cache
  * @param store where uploads are kept
  * @param upload upload limits
+ * @param limits caps on what one import may decode (413/422 beyond them)
+ * @param parsing where and how many imports run
  */
 @ConfigurationProperties("posekit")
 @Validated
 public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @DefaultValue Store store,
-        @Valid @DefaultValue Upload upload) {
+        @Valid @DefaultValue Upload upload, @Valid @DefaultValue Limits limits, @Valid @DefaultValue Parsing parsing) {
 
     /**
      * @param maxBytes Memory budget of parsed assets, at least 1MB. Evicted assets are parsed again from the store.
@@ -48,5 +52,40 @@ public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @Defaul
         boolean isWithinRange() {
             return maxBytes == null || (maxBytes.toBytes() >= 1024 && maxBytes.toBytes() <= Integer.MAX_VALUE - 8);
         }
+    }
+
+    /**
+     * @param decodedBytes Most bytes of arrays one import may decode.
+     * @param nodes Most scene nodes of an asset.
+     * @param jointsPerSkin Most joints of one skin.
+     * @param vertices Most vertices of an asset, all primitives together.
+     * @param influencesPerVertex Most joint influences of one vertex.
+     * @param keysPerTrack Most keys of one animation track or curve.
+     * @param clips Most clips of an asset.
+     * @param xmlDepth Deepest element nesting of an XML document (COLLADA).
+     * @param xmlElements Most elements of an XML document.
+     * @param zipEntries Most entries of a zip upload.
+     * @param zipRatio Largest uncompressed/compressed ratio of a zip entry or compressed block.
+     * @param parseTime Longest one import may take (422 beyond).
+     */
+    public record Limits(@DefaultValue("1GB") DataSize decodedBytes, @DefaultValue("100000") @Positive int nodes,
+            @DefaultValue("10000") @Positive int jointsPerSkin, @DefaultValue("20000000") @Positive long vertices,
+            @DefaultValue("64") @Positive int influencesPerVertex, @DefaultValue("1000000") @Positive int keysPerTrack,
+            @DefaultValue("10000") @Positive int clips, @DefaultValue("256") @Positive int xmlDepth,
+            @DefaultValue("5000000") @Positive int xmlElements, @DefaultValue("1000") @Positive int zipEntries,
+            @DefaultValue("200") @Positive int zipRatio, @DefaultValue("10s") @NotNull java.time.Duration parseTime) {
+
+        @AssertTrue(message = "posekit.limits.parse-time must be positive")
+        boolean isParseTimePositive() {
+            return parseTime == null || (!parseTime.isNegative() && !parseTime.isZero());
+        }
+    }
+
+    /**
+     * @param threads Imports that may run at once (uploads and re-parses after cache eviction); 0 = one per core.
+     * @param queue Imports that may wait for a thread; beyond it an upload is answered 503 with Retry-After.
+     */
+    public record Parsing(@DefaultValue("0") @PositiveOrZero int threads,
+            @DefaultValue("16") @PositiveOrZero int queue) {
     }
 }
