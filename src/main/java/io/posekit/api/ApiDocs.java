@@ -26,4 +26,13 @@ final class ApiDocs {
     static final String TOO_LARGE = "The upload exceeds the upload limit, or decoding it would exceed an import limit.";
     static final String UNSUPPORTED = "The media type or file format is unknown or not supported.";
     static final String INVALID = "The file is not valid for its format; the detail says what and where.";
+    static final String INVALID_OR_SLOW = "The file is not valid for its format (the detail says what and where),"
+            + " or parsing it took longer than the parse-time limit.";
+    static final String GONE = "The asset's stored files no longer match its id (corrupt in the store); delete it and"
+            + " upload it again.";
+    static final String BUSY_UPLOAD = "Every parsing thread is busy and the waiting slots are taken, or the upload waited"
+            + " the parse-time limit for a thread; nothing was stored. Retry after Retry-After seconds.";
+    static final String BUSY_REPARSE = "The asset had to be parsed again (evicted from the cache) and no parsing thread"
+            + " could do it in time. Retry after Retry-After seconds.";
+    static final String RETRY_AFTER = "Seconds to wait before retrying.";
 }

@@ -4,6 +4,7 @@ import static io.posekit.api.ApiDocs.PROBLEM_JSON;
 
 import io.posekit.config.PosekitProperties;
 import io.posekit.store.AssetRepository;
+import io.posekit.store.ParsingPool;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
@@ -17,6 +18,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.web.multipart.MultipartFile;
 import java.net.URI;
 import java.util.List;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -32,6 +34,7 @@ import org.springframework.web.bind.annotation.RestController;
  *
  * <p>An upload is identified by the SHA-256 of its content: uploading the same bytes again answers
  * {@code 200} with the stored asset instead of {@code 201}. Nothing is stored unless the upload imports.
+ * Uploads are parsed on the parsing pool: 503 with {@code Retry-After} when it is saturated.
  */
 @RestController
 @RequestMapping(path = "/api/v1/assets", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -39,10 +42,12 @@ import org.springframework.web.bind.annotation.RestController;
 class AssetController {
 
     private final AssetRepository assets;
+    private final ParsingPool parsing;
     private final UploadReader uploads;
 
-    AssetController(AssetRepository assets, PosekitProperties properties) {
+    AssetController(AssetRepository assets, ParsingPool parsing, PosekitProperties properties) {
         this.assets = assets;
+        this.parsing = parsing;
         this.uploads = new UploadReader(properties.upload().maxBytes().toBytes());
     }
 
@@ -72,9 +77,14 @@ class AssetController {
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "415", description = ApiDocs.UNSUPPORTED,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "422", description = ApiDocs.INVALID,
+                @ApiResponse(responseCode = "422", description = ApiDocs.INVALID_OR_SLOW,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_UPLOAD,
+                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
+                                schema = @Schema(type = "integer")),
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
     ResponseEntity<AssetSummary> upload(@Parameter(hidden = true) HttpServletRequest request) {
+        parsing.checkCapacity(ParsingPool.Kind.UPLOAD); // before reading a raw body that could not be parsed now
         AssetRepository.Added added = assets.add(uploads.read(request));
         String id = added.asset().meta().id();
         return ResponseEntity.status(added.created() ? HttpStatus.CREATED : HttpStatus.OK)
@@ -99,6 +109,12 @@ class AssetController {
                 @ApiResponse(responseCode = "200", description = "The asset's summary.",
                         content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = AssetSummary.class))),
                 @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
+                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
+                                schema = @Schema(type = "integer")),
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
     AssetSummary get(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id) {
         return AssetSummary.of(Assets.require(assets, id));

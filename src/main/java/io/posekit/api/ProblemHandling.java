@@ -1,6 +1,8 @@
 package io.posekit.api;
 
 import io.posekit.asset.ImportException;
+import io.posekit.store.CorruptAssetException;
+import io.posekit.store.ParsingBusyException;
 import java.io.UncheckedIOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,8 +23,9 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
  * Turns every failure into an RFC 9457 {@code application/problem+json} response with a precise detail.
  * Spring MVC's own exceptions (unknown path, wrong method, missing parameter, upload over the multipart
  * limit…) come through {@link ResponseEntityExceptionHandler}; posekit's are mapped here:
- * bad parameters 400, unknown things 404, too large 413, unsupported format 415, invalid file 422. Only a
- * genuine server fault is a 5xx.
+ * bad parameters 400, unknown things 404, an asset corrupt in the store 410, too large 413, unsupported format
+ * 415, invalid (or too slow to parse) file 422, parsing saturated 503 with {@code Retry-After}. Only a genuine
+ * server fault or a lack of capacity is a 5xx.
  */
 @RestControllerAdvice
 class ProblemHandling extends ResponseEntityExceptionHandler {
@@ -41,6 +44,18 @@ class ProblemHandling extends ResponseEntityExceptionHandler {
             case UNSUPPORTED -> problem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported format", e.getMessage(), e, request);
             case TOO_LARGE -> problem(HttpStatus.CONTENT_TOO_LARGE, "Asset too large", e.getMessage(), e, request);
         };
+    }
+
+    @ExceptionHandler(CorruptAssetException.class)
+    ResponseEntity<Object> corrupt(CorruptAssetException e, WebRequest request) {
+        return problem(HttpStatus.GONE, "Asset corrupt", e.getMessage(), e, request);
+    }
+
+    @ExceptionHandler(ParsingBusyException.class)
+    ResponseEntity<Object> busy(ParsingBusyException e, WebRequest request) {
+        HttpHeaders headers = new HttpHeaders();
+        headers.set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, e.retryAfter().toSeconds())));
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "Server busy", e.getMessage(), e, request, headers);
     }
 
     @Override
@@ -74,9 +89,13 @@ class ProblemHandling extends ResponseEntityExceptionHandler {
 
     private ResponseEntity<Object> problem(HttpStatusCode status, String title, String detail, Exception e,
             WebRequest request) {
+        return problem(status, title, detail, e, request, new HttpHeaders());
+    }
+
+    private ResponseEntity<Object> problem(HttpStatusCode status, String title, String detail, Exception e,
+            WebRequest request, HttpHeaders headers) {
         ProblemDetail body = ProblemDetail.forStatusAndDetail(status, detail);
         body.setTitle(title);
-        HttpHeaders headers = new HttpHeaders();
         headers.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
         return handleExceptionInternal(e, body, headers, status, request);
     }

@@ -79,10 +79,7 @@ public final class AssetImporters {
                     + ") is recognised but not supported yet; supported: " + describeSupported());
         }
         ImportScene scene = read(importer, main, new SourceFiles(files));
-        if (scene.nodes().size() > limits.maxNodes()) {
-            throw ImportException.tooLarge(main.baseName() + " has " + scene.nodes().size()
-                    + " nodes; the limit is " + limits.maxNodes());
-        }
+        SceneLimits.check(scene, limits, main.baseName());
         return new Imported(ModelBuilder.build(format, scene), main);
     }
 

@@ -49,8 +49,74 @@ public record ImportLimits(long maxDecodedBytes, int maxNodes, int maxJointsPerS
                 maxZipBytes, maxZipRatio, DEFAULT.parseTime);
     }
 
-    /** A fresh budget for one import. */
+    /** The configuration property of {@link #maxDecodedBytes}. */
+    public static final String DECODED_BYTES = "posekit.limits.decoded-bytes";
+    /** The configuration property of {@link #maxNodes}. */
+    public static final String NODES = "posekit.limits.nodes";
+    /** The configuration property of {@link #maxJointsPerSkin}. */
+    public static final String JOINTS_PER_SKIN = "posekit.limits.joints-per-skin";
+    /** The configuration property of {@link #maxVertices}. */
+    public static final String VERTICES = "posekit.limits.vertices";
+    /** The configuration property of {@link #maxInfluencesPerVertex}. */
+    public static final String INFLUENCES_PER_VERTEX = "posekit.limits.influences-per-vertex";
+    /** The configuration property of {@link #maxKeysPerTrack}. */
+    public static final String KEYS_PER_TRACK = "posekit.limits.keys-per-track";
+    /** The configuration property of {@link #maxClips}. */
+    public static final String CLIPS = "posekit.limits.clips";
+    /** The configuration property of {@link #maxXmlDepth}. */
+    public static final String XML_DEPTH = "posekit.limits.xml-depth";
+    /** The configuration property of {@link #maxXmlElements}. */
+    public static final String XML_ELEMENTS = "posekit.limits.xml-elements";
+    /** The configuration property of {@link #maxZipEntries}. */
+    public static final String ZIP_ENTRIES = "posekit.limits.zip-entries";
+    /** The configuration property of {@link #maxZipBytes} (a zip may expand to at most the upload limit). */
+    public static final String ZIP_BYTES = "posekit.upload.max-bytes";
+    /** The configuration property of {@link #maxZipRatio}. */
+    public static final String ZIP_RATIO = "posekit.limits.zip-ratio";
+    /** The configuration property of {@link #parseTime}. */
+    public static final String PARSE_TIME = "posekit.limits.parse-time";
+
+    /** A copy with another {@link #parseTime} (tests, and callers that run an import under a stricter deadline). */
+    public ImportLimits withParseTime(Duration time) {
+        return new ImportLimits(maxDecodedBytes, maxNodes, maxJointsPerSkin, maxVertices, maxInfluencesPerVertex,
+                maxKeysPerTrack, maxClips, maxXmlDepth, maxXmlElements, maxZipEntries, maxZipBytes, maxZipRatio, time);
+    }
+
+    /**
+     * A fresh budget for one import: {@link #maxDecodedBytes} to decode, and a deadline {@link #parseTime} from now
+     * (create it when the import starts).
+     */
     public DecodeBudget newBudget() {
-        return new DecodeBudget(maxDecodedBytes);
+        return new DecodeBudget(this);
+    }
+
+    /**
+     * The 413 for a count over a cap, e.g. {@code skin 0 has 12000 joints; the limit is 10000
+     * (posekit.limits.joints-per-skin)}.
+     *
+     * @param subject what has too many, e.g. {@code skin 0}
+     * @param count how many it has
+     * @param noun what it has too many of, e.g. {@code joints}
+     * @param limit the cap
+     * @param property the configuration property of the cap, e.g. {@link #JOINTS_PER_SKIN}
+     */
+    public static ImportException exceeded(String subject, long count, String noun, long limit, String property) {
+        return ImportException.tooLarge(subject + " has " + count + " " + noun + "; the limit is " + limit + " ("
+                + property + ")");
+    }
+
+    /** {@code duration} for messages: {@code 10 s}, {@code 1.5 s}, {@code 250 ms}. */
+    static String describe(Duration duration) {
+        long millis = duration.toMillis();
+        if (duration.getNano() % 1_000_000 != 0 && millis < 1) {
+            return duration.toNanos() / 1000 + " µs";
+        }
+        if (millis % 1000 == 0) {
+            return millis / 1000 + " s";
+        }
+        if (millis < 1000) {
+            return millis + " ms";
+        }
+        return java.math.BigDecimal.valueOf(millis, 3).stripTrailingZeros().toPlainString() + " s";
     }
 }

@@ -35,7 +35,8 @@ public final class ModelBuilder {
 
     /** Builds the runtime model of {@code scene}, read from a file of format {@code format}. */
     public static Model build(AssetFormat format, ImportScene scene) {
-        List<String> warnings = new ArrayList<>(scene.warnings());
+        // the builder's own warnings (one per node, track or primitive at worst) are capped like an importer's
+        ImportWarnings warnings = new ImportWarnings();
         List<ImportScene.Node> nodes = scene.nodes();
         int n = nodes.size();
         int[] order = parentFirstOrder(nodes);
@@ -47,8 +48,11 @@ public final class ModelBuilder {
         List<Skin> skins = buildSkins(scene.skins(), rigIndexOf, n);
         List<MeshInstance> meshes = buildMeshes(scene.meshes(), rigIndexOf, skins, warnings);
         List<Clip> clips = buildClips(scene.clips(), rigIndexOf, warnings);
-        return new Model(format, rig, skins, meshes, clips, warnings);
+        List<String> all = new ArrayList<>(scene.warnings());
+        all.addAll(warnings.list());
+        return new Model(format, rig, skins, meshes, clips, all);
     }
+
 
     private static int[] parentFirstOrder(List<ImportScene.Node> nodes) {
         int n = nodes.size();
@@ -105,7 +109,7 @@ public final class ModelBuilder {
         return order;
     }
 
-    private static Rig buildRig(List<ImportScene.Node> nodes, int[] order, int[] rigIndexOf, List<String> warnings) {
+    private static Rig buildRig(List<ImportScene.Node> nodes, int[] order, int[] rigIndexOf, ImportWarnings warnings) {
         int n = nodes.size();
         String[] names = new String[n];
         int[] parents = new int[n];
@@ -190,7 +194,7 @@ public final class ModelBuilder {
     }
 
     private static List<MeshInstance> buildMeshes(List<ImportScene.MeshInstance> meshes, int[] rigIndexOf,
-            List<Skin> skins, List<String> warnings) {
+            List<Skin> skins, ImportWarnings warnings) {
         List<MeshInstance> out = new ArrayList<>(meshes.size());
         for (ImportScene.MeshInstance m : meshes) {
             String what = "mesh " + (m.sourceMesh() >= 0 ? m.sourceMesh() : "'" + m.name() + "'");
@@ -222,7 +226,7 @@ public final class ModelBuilder {
         return out;
     }
 
-    private static List<Clip> buildClips(List<ImportScene.Clip> clips, int[] rigIndexOf, List<String> warnings) {
+    private static List<Clip> buildClips(List<ImportScene.Clip> clips, int[] rigIndexOf, ImportWarnings warnings) {
         List<Clip> out = new ArrayList<>(clips.size());
         for (int ci = 0; ci < clips.size(); ci++) {
             ImportScene.Clip clip = clips.get(ci);
@@ -287,7 +291,7 @@ public final class ModelBuilder {
      * with a warning. Cubic tracks are normalised after interpolation instead. The decoded values may be
      * shared with other tracks, so a normalised copy is made only when some key needs it.
      */
-    private static Track normalizedRotations(Track t, String clip, List<String> warnings) {
+    private static Track normalizedRotations(Track t, String clip, ImportWarnings warnings) {
         if (t.property() != TrackProperty.ROTATION || t.interpolation() == Interpolation.CUBICSPLINE) {
             return t;
         }

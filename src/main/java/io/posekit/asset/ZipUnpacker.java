@@ -17,7 +17,10 @@ import java.util.zip.ZipInputStream;
  * (absolute paths, drive letters and {@code ..} that climbs out are rejected, never resolved), nested
  * archives are rejected, directory entries skipped, and the entry count, total uncompressed size and each
  * entry's compression ratio are capped by {@link ImportLimits} while inflating — a zip bomb stops at the
- * cap, not when memory runs out. Nothing touches the file system.
+ * cap, not when memory runs out. Symbolic links (entries whose Unix mode in the central directory's external
+ * attributes is {@code 0xA000}) are rejected: the central directory is read first, bounds-checked, for exactly that
+ * (the local headers the entries are then inflated from do not carry the mode), so an archive without a readable
+ * central directory is rejected too. Nothing touches the file system.
  */
 public final class ZipUnpacker {
 
@@ -42,6 +45,7 @@ public final class ZipUnpacker {
         if (!looksLikeZip(zip.bytes())) {
             throw ImportException.invalid(zip.name() + " is not a zip archive (no PK signature)");
         }
+        checkCentralDirectory(zip, limits);
         List<SourceFile> out = new ArrayList<>();
         Set<String> names = new HashSet<>();
         long total = 0;
@@ -51,7 +55,8 @@ public final class ZipUnpacker {
             int entries = 0;
             while ((entry = in.getNextEntry()) != null) {
                 if (++entries > limits.maxZipEntries()) {
-                    throw ImportException.tooLarge(zip.name() + " holds more than " + limits.maxZipEntries() + " entries");
+                    throw ImportException.tooLarge(zip.name() + " holds more than " + limits.maxZipEntries() + " entries ("
+                            + ImportLimits.ZIP_ENTRIES + ")");
                 }
                 String name = safeName(zip, entry.getName());
                 if (entry.isDirectory() || name.startsWith("__MACOSX/") || name.endsWith("/.DS_Store")
@@ -72,18 +77,18 @@ public final class ZipUnpacker {
                     total += n;
                     if (total > limits.maxZipBytes()) {
                         throw ImportException.tooLarge(zip.name() + " expands to more than " + limits.maxZipBytes()
-                                + " bytes");
+                                + " bytes (" + ImportLimits.ZIP_BYTES + ")");
                     }
                     long compressed = entry.getCompressedSize();
                     if (entrySize > RATIO_FLOOR_BYTES && compressed > 0
                             && entrySize / compressed > limits.maxZipRatio()) {
                         throw ImportException.tooLarge(zip.name() + ": entry '" + name + "' expands more than "
-                                + limits.maxZipRatio() + "× (a zip bomb?)");
+                                + limits.maxZipRatio() + "× (" + ImportLimits.ZIP_RATIO + "; a zip bomb?)");
                     }
                     if (entrySize > RATIO_FLOOR_BYTES && compressed <= 0
                             && entrySize / Math.max(1, zip.size()) > limits.maxZipRatio()) {
                         throw ImportException.tooLarge(zip.name() + ": entry '" + name + "' expands more than "
-                                + limits.maxZipRatio() + "× the archive (a zip bomb?)");
+                                + limits.maxZipRatio() + "× the archive (" + ImportLimits.ZIP_RATIO + "; a zip bomb?)");
                     }
                     content.write(buffer, 0, n);
                 }
@@ -101,6 +106,114 @@ public final class ZipUnpacker {
             throw ImportException.invalid(zip.name() + " holds no files");
         }
         return out;
+    }
+
+    /** Signature of the end of central directory record. */
+    private static final int EOCD = 0x06054b50;
+    /** Signature of the zip64 end of central directory locator. */
+    private static final int ZIP64_LOCATOR = 0x07064b50;
+    /** Signature of the zip64 end of central directory record. */
+    private static final int ZIP64_EOCD = 0x06064b50;
+    /** Signature of a central directory file header. */
+    private static final int CENTRAL_HEADER = 0x02014b50;
+    /** The Unix file type bits of a mode, and the type of a symbolic link. */
+    private static final int TYPE_MASK = 0xF000;
+    private static final int SYMLINK = 0xA000;
+
+    /**
+     * Reads the central directory (every read bounds-checked) and rejects symbolic links and archives with more entries
+     * than the limit.
+     *
+     * @throws ImportException invalid (422) without a readable central directory or with a symbolic link; too large
+     *     (413) past {@link ImportLimits#maxZipEntries()}
+     */
+    static void checkCentralDirectory(SourceFile zip, ImportLimits limits) {
+        byte[] b = zip.bytes();
+        int eocd = -1;
+        // the record is 22 bytes plus a comment of at most 65535; the last signature wins (a comment may hold "PK56")
+        for (int at = b.length - 22; at >= Math.max(0, b.length - 22 - 0xFFFF); at--) {
+            if (u32(b, at) == EOCD && at + 22 + u16(b, at + 20) <= b.length) {
+                eocd = at;
+                break;
+            }
+        }
+        if (eocd < 0) {
+            throw ImportException.invalid(zip.name() + " is not a valid zip archive: it has no end of central"
+                    + " directory record (cut short?)");
+        }
+        long entries = u16(b, eocd + 10);
+        long size = u32(b, eocd + 12) & 0xFFFFFFFFL;
+        long offset = u32(b, eocd + 16) & 0xFFFFFFFFL;
+        if (entries == 0xFFFF || size == 0xFFFFFFFFL || offset == 0xFFFFFFFFL) {
+            // zip64: the locator sits right before the record and points at the zip64 record
+            int locator = eocd - 20;
+            if (locator < 0 || u32(b, locator) != ZIP64_LOCATOR) {
+                throw ImportException.invalid(zip.name() + " is not a valid zip archive: its zip64 end of central"
+                        + " directory locator is missing");
+            }
+            long record = u64(b, locator + 8);
+            if (record < 0 || record > b.length - 56L || u32(b, (int) record) != ZIP64_EOCD) {
+                throw ImportException.invalid(zip.name() + " is not a valid zip archive: its zip64 end of central"
+                        + " directory record is not where its locator says");
+            }
+            entries = u64(b, (int) record + 32);
+            size = u64(b, (int) record + 40);
+            offset = u64(b, (int) record + 48);
+        }
+        if (entries < 0 || entries > limits.maxZipEntries()) {
+            throw ImportException.tooLarge(zip.name() + " holds more than " + limits.maxZipEntries() + " entries ("
+                    + ImportLimits.ZIP_ENTRIES + ")");
+        }
+        if (offset < 0 || size < 0 || offset > b.length || size > b.length - offset) {
+            throw ImportException.invalid(zip.name() + " is not a valid zip archive: its central directory (" + size
+                    + " bytes at byte " + offset + ") lies outside the file");
+        }
+        int at = (int) offset;
+        int end = (int) (offset + size);
+        for (long i = 0; i < entries; i++) {
+            if (end - at < 46 || u32(b, at) != CENTRAL_HEADER) {
+                throw ImportException.invalid(zip.name() + " is not a valid zip archive: central directory entry " + i
+                        + " at byte " + at + " is missing or damaged");
+            }
+            int nameLength = u16(b, at + 28);
+            int extraLength = u16(b, at + 30);
+            int commentLength = u16(b, at + 32);
+            long external = u32(b, at + 38) & 0xFFFFFFFFL;
+            long next = (long) at + 46 + nameLength + extraLength + commentLength;
+            if (next > end) {
+                throw ImportException.invalid(zip.name() + " is not a valid zip archive: central directory entry " + i
+                        + " runs past the directory's end");
+            }
+            int mode = (int) (external >>> 16);
+            if ((mode & TYPE_MASK) == SYMLINK) {
+                String name = new String(b, at + 46, nameLength, java.nio.charset.StandardCharsets.UTF_8);
+                throw ImportException.invalid(zip.name() + ": entry '" + shorten(name)
+                        + "' is a symbolic link; links are not allowed in uploads");
+            }
+            at = (int) next;
+        }
+    }
+
+    private static String shorten(String s) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < s.length() && i < 200; i++) {
+            char c = s.charAt(i);
+            out.append(c < 0x20 || c == 0x7F ? '?' : c);
+        }
+        return s.length() > 200 ? out + "…" : out.toString();
+    }
+
+    private static int u16(byte[] b, int at) {
+        return (b[at] & 0xFF) | (b[at + 1] & 0xFF) << 8;
+    }
+
+    private static int u32(byte[] b, int at) {
+        return (b[at] & 0xFF) | (b[at + 1] & 0xFF) << 8 | (b[at + 2] & 0xFF) << 16 | (b[at + 3] & 0xFF) << 24;
+    }
+
+    /** A little-endian uint64; values of 2^63 and above come out negative (and are rejected as out of range). */
+    private static long u64(byte[] b, int at) {
+        return (u32(b, at) & 0xFFFFFFFFL) | (long) u32(b, at + 4) << 32;
     }
 
     private static String safeName(SourceFile zip, String raw) {

@@ -5,6 +5,7 @@ import io.posekit.asset.AssetImporters;
 import io.posekit.asset.ImportLimits;
 import io.posekit.store.AssetRepository;
 import io.posekit.store.AssetStore;
+import io.posekit.store.ParsingPool;
 import io.posekit.store.StoreHealthIndicator;
 import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -34,10 +35,18 @@ public class PosekitConfiguration {
                 properties.upload().maxBytes().toBytes(), l.zipRatio(), l.parseTime());
     }
 
+    /** The parsing threads ({@code posekit.parsing.*}), bounded by the parse-time limit. */
+    @Bean(destroyMethod = "close")
+    ParsingPool parsingPool(PosekitProperties properties, MeterRegistry meters) {
+        return new ParsingPool(ParsingPool.threadsFor(properties.parsing().threads()), properties.parsing().queue(),
+                properties.limits().parseTime(), meters);
+    }
+
     @Bean
-    AssetRepository assetRepository(AssetStore store, AssetImporters importers, PosekitProperties properties,
-            MeterRegistry meters) {
-        return new AssetRepository(store, importers, properties.cache().maxBytes().toBytes(), Clock.systemUTC(), meters);
+    AssetRepository assetRepository(AssetStore store, AssetImporters importers, ParsingPool parsing,
+            PosekitProperties properties, MeterRegistry meters) {
+        return new AssetRepository(store, importers, parsing, properties.cache().maxBytes().toBytes(),
+                Clock.systemUTC(), meters);
     }
 
     @Bean

@@ -66,7 +66,8 @@ public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @Defaul
      * @param xmlElements Most elements of an XML document.
      * @param zipEntries Most entries of a zip upload.
      * @param zipRatio Largest uncompressed/compressed ratio of a zip entry or compressed block.
-     * @param parseTime Longest one import may take (422 beyond).
+     * @param parseTime Longest one import may take (422 beyond; 503 for a re-parse of a stored asset), and longest
+     *     it may wait for a parsing thread (503 beyond).
      */
     public record Limits(@DefaultValue("1GB") DataSize decodedBytes, @DefaultValue("100000") @Positive int nodes,
             @DefaultValue("10000") @Positive int jointsPerSkin, @DefaultValue("20000000") @Positive long vertices,
@@ -83,7 +84,8 @@ public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @Defaul
 
     /**
      * @param threads Imports that may run at once (uploads and re-parses after cache eviction); 0 = one per core.
-     * @param queue Imports that may wait for a thread; beyond it an upload is answered 503 with Retry-After.
+     * @param queue Imports that may wait for a thread, uploads and re-parses each (re-parses go first); beyond it
+     *     the request is answered 503 with Retry-After.
      */
     public record Parsing(@DefaultValue("0") @PositiveOrZero int threads,
             @DefaultValue("16") @PositiveOrZero int queue) {

@@ -1,5 +1,6 @@
 package io.posekit.store;
 
+import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -15,16 +16,22 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Uploaded assets: stored durably in the {@link AssetStore}, parsed into runtime {@link Model}s on demand
- * and kept in a Caffeine cache weighed by each model's memory footprint. An evicted model is parsed again
- * from the store the next time it is asked for; concurrent requests for the same id parse it once.
+ * and kept in a Caffeine cache weighed by each model's memory footprint ({@link Model#footprintBytes()}, within a
+ * few per cent of the measured retained heap). An evicted model is parsed again from the store the next time it
+ * is asked for, its files verified against the id first; concurrent requests for the same id parse it once.
+ * Every parse runs on the {@link ParsingPool}, never on the caller's thread.
  *
  * <p>An upload is parsed before anything is stored: a file that fails to import leaves the store and the
- * cache exactly as they were. Thread-safe.
+ * cache exactly as they were. Concurrent uploads of the same content share one parse: one of them creates the
+ * asset, the others find it. Thread-safe.
  *
  * <p>Metrics: {@code posekit.upload.size} (bytes per upload, tagged {@code outcome} created, existing or
  * rejected), {@code posekit.import.duration} (parse time, tagged {@code source} upload or reload,
@@ -54,54 +61,127 @@ public final class AssetRepository {
 
     private final AssetStore store;
     private final AssetImporters importers;
-    private final Cache<String, Loaded> cache;
+    private final ParsingPool parsing;
+    private final AsyncCache<String, Loaded> cache;
     private final Clock clock;
     private final MeterRegistry meters;
+    /** Uploads being imported, by content id: an identical upload meanwhile waits for the first one. */
+    private final ConcurrentHashMap<String, CompletableFuture<Added>> uploading = new ConcurrentHashMap<>();
+
+    /**
+     * A repository parsing on a pool of its own (one thread per core, 16 waiting slots, the importers'
+     * parse-time limit).
+     */
+    public AssetRepository(AssetStore store, AssetImporters importers, long cacheMaxBytes, Clock clock,
+            MeterRegistry meters) {
+        this(store, importers, new ParsingPool(ParsingPool.threadsFor(0), 16, importers.limits().parseTime(), meters),
+                cacheMaxBytes, clock, meters);
+    }
 
     /**
      * @param store where uploads are kept
      * @param importers how they are parsed
+     * @param parsing where they are parsed
      * @param cacheMaxBytes the cache budget: the most bytes of parsed models kept in memory
      * @param clock the time source for {@link StoredAsset#createdAt()}
      * @param meters where metrics go
      */
-    public AssetRepository(AssetStore store, AssetImporters importers, long cacheMaxBytes, Clock clock,
-            MeterRegistry meters) {
+    public AssetRepository(AssetStore store, AssetImporters importers, ParsingPool parsing, long cacheMaxBytes,
+            Clock clock, MeterRegistry meters) {
         this.store = store;
         this.importers = importers;
+        this.parsing = parsing;
         this.clock = clock;
         this.meters = meters;
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(cacheMaxBytes)
-                .weigher((String id, Loaded loaded) -> (int) Math.min(Integer.MAX_VALUE, loaded.model().footprintBytes()))
+                .weigher((String id, Loaded loaded) -> weight(loaded))
                 .recordStats()
-                .build();
+                .buildAsync();
         CaffeineCacheMetrics.monitor(meters, cache, "assets");
     }
 
-    /** The cache, for metrics. */
+    /** The cache weight of a parsed asset: its model's footprint (capped at what a weight can hold). */
+    static int weight(Loaded loaded) {
+        return (int) Math.min(Integer.MAX_VALUE, loaded.model().footprintBytes());
+    }
+
+    /** The cache, for metrics and tests (a view of the parsed models at hand). */
     public Cache<String, Loaded> cache() {
-        return cache;
+        return cache.synchronous();
+    }
+
+    /** The pool every parse runs on. */
+    public ParsingPool parsing() {
+        return parsing;
     }
 
     /**
      * Stores and parses an upload.
      *
      * @param files the uploaded files (names unique, base names)
-     * @throws ImportException when the upload cannot be imported (nothing is stored then)
+     * @throws ImportException when the upload cannot be imported (nothing is stored then), or its parse took
+     *     longer than the parse-time budget
+     * @throws ParsingBusyException when no parsing thread could take it
      */
     public Added add(List<SourceFile> files) {
         checkNames(files);
         long size = files.stream().mapToLong(SourceFile::size).sum();
         String id = ContentId.of(files);
-        Optional<Loaded> existing = find(id);
+        CompletableFuture<Added> mine = new CompletableFuture<>();
+        CompletableFuture<Added> first = uploading.putIfAbsent(id, mine);
+        if (first != null) {
+            return sameAs(first, size);
+        }
+        try {
+            Added added = importAndStore(files, id, size);
+            mine.complete(added);
+            return added;
+        } catch (RuntimeException | Error e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            uploading.remove(id, mine);
+        }
+    }
+
+    /** The outcome of an identical upload that was in progress: the asset it stored exists now. */
+    private Added sameAs(CompletableFuture<Added> first, long size) {
+        try {
+            Added theirs = first.get();
+            uploadSize("existing").record(size);
+            return new Added(theirs.asset(), false);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof ImportException) {
+                uploadSize("rejected").record(size);
+            }
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ParsingBusyException("interrupted while waiting for an identical upload", parsing.parseTime());
+        }
+    }
+
+    private Added importAndStore(List<SourceFile> files, String id, long size) {
+        Optional<Loaded> existing;
+        try {
+            existing = find(id);
+        } catch (CorruptAssetException damaged) {
+            existing = Optional.empty(); // the fresh upload replaces the damaged copy
+        }
         if (existing.isPresent()) {
             uploadSize("existing").record(size);
             return new Added(existing.get(), false);
         }
         AssetImporters.Imported imported;
         try {
-            imported = parse(files, "upload");
+            imported = parsing.await(parsing.submit(ParsingPool.Kind.UPLOAD, () -> parse(files, "upload")));
         } catch (ImportException e) {
             uploadSize("rejected").record(size);
             throw e;
@@ -112,18 +192,33 @@ public final class AssetRepository {
                 clock.instant(), stored);
         StoredAsset saved = store.save(meta, files);
         Loaded loaded = new Loaded(saved, imported.model());
-        cache.put(id, loaded);
+        cache.put(id, CompletableFuture.completedFuture(loaded));
         uploadSize(saved == meta ? "created" : "existing").record(size);
         return new Added(loaded, saved == meta);
     }
 
-    /** The asset with this id, parsed (from the cache, or from the store on a miss). */
+    /**
+     * The asset with this id, parsed (from the cache, or from the store on a miss, on the parsing pool).
+     *
+     * @throws CorruptAssetException when the stored files no longer match the id
+     * @throws ParsingBusyException when a re-parse could not get a parsing thread or ran out of time
+     */
     public Optional<Loaded> find(String id) {
         if (!ContentId.isWellFormed(id)) {
             return Optional.empty();
         }
-        Loaded cached = cache.get(id, this::load);
-        return Optional.ofNullable(cached);
+        Optional<String> damage = store.corruption(id);
+        if (damage.isPresent()) {
+            cache.synchronous().invalidate(id);
+            throw new CorruptAssetException(id, damage.get());
+        }
+        if (store.find(id).isEmpty()) {
+            cache.synchronous().invalidate(id); // deleted (a model cached by a racing upload must not linger)
+            return Optional.empty();
+        }
+        CompletableFuture<Loaded> loaded = cache.get(id,
+                (key, executor) -> parsing.submit(ParsingPool.Kind.RELOAD, () -> load(key)));
+        return Optional.ofNullable(parsing.await(loaded));
     }
 
     /** What the store holds, oldest first. */
@@ -137,7 +232,7 @@ public final class AssetRepository {
             return false;
         }
         boolean deleted = store.delete(id);
-        cache.invalidate(id);
+        cache.synchronous().invalidate(id);
         return deleted;
     }
 
@@ -154,6 +249,7 @@ public final class AssetRepository {
         return new Loaded(meta.get(), parse(files.get(), "reload").model());
     }
 
+    /** Imports {@code files}, timing it. Runs on a parsing thread. */
     private AssetImporters.Imported parse(List<SourceFile> files, String source) {
         long start = System.nanoTime();
         String format = "unknown";
@@ -167,6 +263,9 @@ public final class AssetRepository {
             if (e.getCause() != null) {
                 log.warn("importer failed unexpectedly on {}", files, e.getCause());
             }
+            throw e;
+        } catch (RuntimeException | Error e) {
+            outcome = "error";
             throw e;
         } finally {
             Timer.builder("posekit.import.duration")

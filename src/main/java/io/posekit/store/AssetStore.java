@@ -7,7 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -32,8 +32,13 @@ import tools.jackson.databind.json.JsonMapper;
  * then renamed into place atomically, so readers see a whole asset or none, and a crash leaves only an
  * incoming directory that the next start removes. Deletion renames the directory away before removing it.
  *
- * <p>The manifests are indexed in memory at start-up, so listing needs no disk access. Thread-safe.
- * I/O failures surface as {@link UncheckedIOException}.
+ * <p>Reading an asset's files verifies them against its id ({@link ContentId}): a missing file or content that
+ * no longer hashes to the id marks the asset corrupt ({@link CorruptAssetException}, logged once), and so does an
+ * entry whose manifest cannot be read at start-up. A corrupt asset is never served as something else; it stays
+ * corrupt until it is deleted or the same content is saved again, which replaces the damaged copy.
+ *
+ * <p>The manifests are indexed in memory at start-up, so listing needs no disk access. Saves and deletes of the
+ * same id are serialised. Thread-safe. I/O failures surface as {@link UncheckedIOException}.
  */
 public final class AssetStore {
 
@@ -44,10 +49,16 @@ public final class AssetStore {
     private final Path root;
     private final JsonMapper json = JsonMapper.builder().build();
     private final Map<String, StoredAsset> index = new ConcurrentHashMap<>();
+    /** Corrupt assets: id → what is wrong. */
+    private final Map<String, String> corrupt = new ConcurrentHashMap<>();
+    private final Object[] locks = new Object[64];
 
     /** Opens (creating if needed) the store at {@code root} and indexes what it holds. */
     public AssetStore(Path root) {
         this.root = root.toAbsolutePath().normalize();
+        for (int i = 0; i < locks.length; i++) {
+            locks[i] = new Object();
+        }
         try {
             Files.createDirectories(this.root);
             scan();
@@ -66,6 +77,16 @@ public final class AssetStore {
         return Optional.ofNullable(index.get(id));
     }
 
+    /** What is wrong with this asset when it is known to be corrupt. */
+    public Optional<String> corruption(String id) {
+        return Optional.ofNullable(corrupt.get(id));
+    }
+
+    /** The ids of the assets known to be corrupt, sorted. */
+    public List<String> corruptIds() {
+        return corrupt.keySet().stream().sorted().toList();
+    }
+
     /** Every stored asset, oldest first. */
     public List<StoredAsset> list() {
         return index.values().stream()
@@ -75,13 +96,23 @@ public final class AssetStore {
 
     /**
      * Stores {@code files} (any order) under {@code meta.id()} atomically and durably. When the id is
-     * already stored (a concurrent upload of the same content won), the stored one is returned unchanged.
+     * already stored (a concurrent upload of the same content won), the stored one is returned unchanged;
+     * a corrupt copy is replaced.
      */
     public StoredAsset save(StoredAsset meta, List<SourceFile> files) {
-        StoredAsset existing = index.get(meta.id());
-        if (existing != null) {
-            return existing;
+        synchronized (lock(meta.id())) {
+            StoredAsset existing = index.get(meta.id());
+            if (existing != null && !corrupt.containsKey(meta.id())) {
+                return existing;
+            }
+            if (existing != null || corrupt.containsKey(meta.id())) {
+                removeDamaged(meta.id());
+            }
+            return write(meta, files);
         }
+    }
+
+    private StoredAsset write(StoredAsset meta, List<SourceFile> files) {
         Path incoming = root.resolve(".incoming-" + UUID.randomUUID());
         Path target = root.resolve(meta.id());
         try {
@@ -95,13 +126,18 @@ public final class AssetStore {
             fsyncDirectory(incoming);
             try {
                 Files.move(incoming, target, StandardCopyOption.ATOMIC_MOVE);
-            } catch (FileAlreadyExistsException | java.nio.file.DirectoryNotEmptyException raced) {
+            } catch (AtomicMoveNotSupportedException e) {
+                throw new IOException("the store directory does not support atomic renames", e);
+            } catch (FileSystemException raced) {
+                // rename(2) onto an existing asset directory fails (ENOTEMPTY, reported as a plain
+                // FileSystemException): another process sharing the directory stored the same content first
+                if (!Files.isDirectory(target)) {
+                    throw raced;
+                }
                 deleteTree(incoming);
                 StoredAsset winner = readManifest(target);
                 index.putIfAbsent(winner.id(), winner);
                 return index.get(winner.id());
-            } catch (AtomicMoveNotSupportedException e) {
-                throw new IOException("the store directory does not support atomic renames", e);
             }
             fsyncDirectory(root);
             index.put(meta.id(), meta);
@@ -112,47 +148,98 @@ public final class AssetStore {
         }
     }
 
-    /**
-     * Reads the files of a stored asset, with the names they were uploaded under.
-     *
-     * @return empty when the asset is not stored (or was deleted meanwhile)
-     */
-    public Optional<List<SourceFile>> readFiles(String id) {
-        StoredAsset meta = index.get(id);
-        if (meta == null) {
-            return Optional.empty();
-        }
-        Path dir = root.resolve(id).resolve(FILES);
-        List<SourceFile> out = new ArrayList<>(meta.files().size());
+    /** Moves a corrupt copy out of the way of a fresh one. Holds the id's lock. */
+    private void removeDamaged(String id) {
+        index.remove(id);
         try {
-            for (int i = 0; i < meta.files().size(); i++) {
-                out.add(new SourceFile(meta.files().get(i).name(), Files.readAllBytes(dir.resolve(Integer.toString(i)))));
-            }
-        } catch (java.nio.file.NoSuchFileException deletedMeanwhile) {
-            return Optional.empty();
+            moveAwayAndDelete(root.resolve(id));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read asset " + id, e);
+            throw new UncheckedIOException("cannot remove the corrupt copy of asset " + id, e);
         }
-        return Optional.of(out);
+        corrupt.remove(id);
+        log.info("replacing the corrupt copy of asset {} with a fresh upload", id);
     }
 
-    /** Deletes a stored asset; false when it was not stored. */
-    public boolean delete(String id) {
-        StoredAsset removed = index.remove(id);
-        if (removed == null) {
-            return false;
+    /**
+     * Reads the files of a stored asset, with the names they were uploaded under, and verifies them against
+     * the id.
+     *
+     * @return empty when the asset is not stored (or was deleted meanwhile)
+     * @throws CorruptAssetException when a file is missing or the content does not hash to the id
+     */
+    public Optional<List<SourceFile>> readFiles(String id) {
+        for (int attempt = 0; ; attempt++) {
+            StoredAsset meta = index.get(id);
+            String known = corrupt.get(id);
+            if (known != null) {
+                throw new CorruptAssetException(id, known);
+            }
+            if (meta == null) {
+                return Optional.empty();
+            }
+            Path dir = root.resolve(id).resolve(FILES);
+            List<SourceFile> out = new ArrayList<>(meta.files().size());
+            int i = 0;
+            try {
+                for (; i < meta.files().size(); i++) {
+                    out.add(new SourceFile(meta.files().get(i).name(), Files.readAllBytes(dir.resolve(Integer.toString(i)))));
+                }
+            } catch (java.nio.file.NoSuchFileException gone) {
+                if (index.get(id) != meta) {
+                    if (attempt < 2) {
+                        continue; // deleted, or replaced by a fresh copy, while reading
+                    }
+                    return Optional.empty();
+                }
+                throw markCorrupt(id, meta, "file " + i + " (" + meta.files().get(i).name() + ") is missing");
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read asset " + id, e);
+            }
+            if (!ContentId.of(out).equals(id)) {
+                throw markCorrupt(id, meta, "content does not match its id");
+            }
+            return Optional.of(out);
         }
-        Path dir = root.resolve(id);
+    }
+
+    /** Records that the asset read as {@code meta} is corrupt, unless it was replaced meanwhile; logs it once. */
+    private CorruptAssetException markCorrupt(String id, StoredAsset meta, String reason) {
+        if (index.get(id) == meta && corrupt.putIfAbsent(id, reason) == null) {
+            log.error("asset {} is corrupt in the store ({}): it answers 410 Gone until it is deleted or uploaded"
+                    + " again", id, reason);
+        }
+        return new CorruptAssetException(id, reason);
+    }
+
+    /** Deletes a stored asset (corrupt or not); false when it was not stored. */
+    public boolean delete(String id) {
+        synchronized (lock(id)) {
+            StoredAsset removed = index.remove(id);
+            String damage = corrupt.remove(id);
+            if (removed == null && damage == null) {
+                return false;
+            }
+            try {
+                moveAwayAndDelete(root.resolve(id));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot delete asset " + id, e);
+            }
+            return true;
+        }
+    }
+
+    private void moveAwayAndDelete(Path dir) throws IOException {
         Path trash = root.resolve(".deleted-" + UUID.randomUUID());
         try {
             Files.move(dir, trash, StandardCopyOption.ATOMIC_MOVE);
-            deleteTree(trash);
         } catch (java.nio.file.NoSuchFileException alreadyGone) {
-            return true;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete asset " + id, e);
+            return;
         }
-        return true;
+        deleteTree(trash);
+    }
+
+    private Object lock(String id) {
+        return locks[Math.floorMod(id.hashCode(), locks.length)];
     }
 
     private void scan() throws IOException {
@@ -162,21 +249,31 @@ public final class AssetStore {
                 if (name.startsWith(".incoming-") || name.startsWith(".deleted-")) {
                     // left by a crash mid-write or mid-delete: never acknowledged, or already deleted
                     deleteQuietly(entry);
-                } else if (ContentId.isWellFormed(name) && Files.isRegularFile(entry.resolve(MANIFEST))) {
+                } else if (ContentId.isWellFormed(name) && Files.isDirectory(entry)) {
+                    if (!Files.isRegularFile(entry.resolve(MANIFEST))) {
+                        corruptOnStart(name, "its manifest is missing");
+                        continue;
+                    }
                     try {
                         StoredAsset meta = readManifest(entry);
                         if (meta.id().equals(name)) {
                             index.put(name, meta);
                         } else {
-                            log.warn("store entry {} has a manifest for {}; skipped", name, meta.id());
+                            corruptOnStart(name, "its manifest describes another asset");
                         }
                     } catch (IOException | RuntimeException e) {
-                        log.warn("store entry {} has an unreadable manifest; skipped: {}", name, e.toString());
+                        corruptOnStart(name, "its manifest is unreadable");
                     }
                 }
             }
         }
-        log.info("asset store at {} holds {} assets", root, index.size());
+        log.info("asset store at {} holds {} assets{}", root, index.size(),
+                corrupt.isEmpty() ? "" : " and " + corrupt.size() + " corrupt entries");
+    }
+
+    private void corruptOnStart(String id, String reason) {
+        corrupt.put(id, reason);
+        log.error("store entry {} is corrupt ({}): it answers 410 Gone until it is deleted or uploaded again", id, reason);
     }
 
     private StoredAsset readManifest(Path dir) throws IOException {

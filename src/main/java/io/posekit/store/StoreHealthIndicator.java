@@ -9,6 +9,10 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 /**
  * Health of the asset store: {@code UP} while the store directory exists and a file can be created in it.
  * Part of the readiness group: an instance that cannot store uploads should not receive them.
+ *
+ * <p>Details: {@code dir}, {@code assets} (how many are stored) and {@code corrupt} (the ids of assets found
+ * corrupt, see {@link CorruptAssetException}). Corrupt assets do not make the store {@code DOWN}: the instance
+ * keeps serving every other asset, and the damaged ones answer 410 until deleted or uploaded again.
  */
 public final class StoreHealthIndicator implements HealthIndicator {
 
@@ -24,9 +28,11 @@ public final class StoreHealthIndicator implements HealthIndicator {
         try {
             Path probe = Files.createTempFile(root, ".health-", ".probe");
             Files.delete(probe);
-            return Health.up().withDetail("dir", root.toString()).withDetail("assets", store.list().size()).build();
+            return Health.up().withDetail("dir", root.toString()).withDetail("assets", store.list().size())
+                    .withDetail("corrupt", store.corruptIds()).build();
         } catch (IOException | RuntimeException e) {
-            return Health.down().withDetail("dir", root.toString()).withDetail("error", e.toString()).build();
+            return Health.down().withDetail("dir", root.toString()).withDetail("error", e.toString())
+                    .withDetail("corrupt", store.corruptIds()).build();
         }
     }
 }

@@ -85,6 +85,6 @@ class AssetImportersTest {
         AssetImporters importers = new AssetImporters(List.of(new FakeImporter(null)), new ImportLimits(1 << 20, 0, 10, 1 << 20, 100));
         assertThatThrownBy(() -> importers.importUpload(List.of(file("a.glb"))))
                 .isInstanceOfSatisfying(ImportException.class, e -> assertThat(e.kind()).isEqualTo(ImportException.Kind.TOO_LARGE))
-                .hasMessage("a.glb has 1 nodes; the limit is 0");
+                .hasMessage("a.glb has 1 nodes; the limit is 0 (posekit.limits.nodes)");
     }
 }

@@ -78,14 +78,14 @@ class ZipUnpackerTest {
         m.put("b.bin", new byte[3000]);
         ImportLimits limits = new ImportLimits(1 << 20, 100, 10, 5000, 1000);
         assertThatThrownBy(() -> ZipUnpacker.unpack(new SourceFile("big.zip", zip(m)), limits))
-                .hasMessage("big.zip expands to more than 5000 bytes");
+                .hasMessage("big.zip expands to more than 5000 bytes (posekit.upload.max-bytes)");
     }
 
     @Test
     void stopsAtTheEntryCountCap() throws IOException {
         ImportLimits limits = new ImportLimits(1 << 20, 100, 2, 1 << 20, 1000);
         assertThatThrownBy(() -> ZipUnpacker.unpack(new SourceFile("many.zip", zip(entries("a", "1", "b", "2", "c", "3"))),
-                limits)).hasMessage("many.zip holds more than 2 entries");
+                limits)).hasMessage("many.zip holds more than 2 entries (posekit.limits.zip-entries)");
     }
 
     @Test

@@ -13,7 +13,16 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,9 +34,18 @@ class AssetRepositoryTest {
     private final Clock clock = Clock.fixed(Instant.parse("2026-11-22T12:00:00Z"), ZoneOffset.UTC);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
+    private final List<ParsingPool> pools = new ArrayList<>();
+
     private AssetRepository repository(long cacheBytes) {
-        return new AssetRepository(new AssetStore(dir), AssetImporters.all(ImportLimits.DEFAULT), cacheBytes, clock,
-                meters);
+        ParsingPool pool = new ParsingPool(2, 16, java.time.Duration.ofSeconds(60), meters);
+        pools.add(pool);
+        return new AssetRepository(new AssetStore(dir), AssetImporters.all(ImportLimits.DEFAULT), pool, cacheBytes,
+                clock, meters);
+    }
+
+    @AfterEach
+    void closePools() {
+        pools.forEach(ParsingPool::close);
     }
 
     @Test
@@ -52,7 +70,8 @@ class AssetRepositoryTest {
                 .timer().count()).isEqualTo(1);
         assertThat(meters.get("posekit.import.duration").tags("source", "reload", "format", "gltf", "outcome", "success")
                 .timer().count()).isEqualTo(1);
-        assertThat(meters.get("cache.gets").tags("cache", "assets", "result", "miss").functionCounter().count()).isGreaterThan(0);
+        // the second upload of the same bytes found the model in the cache
+        assertThat(meters.get("cache.gets").tags("cache", "assets", "result", "hit").functionCounter().count()).isGreaterThan(0);
     }
 
     @Test
@@ -84,5 +103,100 @@ class AssetRepositoryTest {
         assertThat(repo.find("0".repeat(64))).isEmpty();
         assertThat(repo.find("../../etc/passwd")).isEmpty();
         assertThat(repo.delete("../x")).isFalse();
+    }
+
+    @Test
+    void concurrentIdenticalUploadsCreateOnceParseOnceAndLeaveNoTemporaries() throws Exception {
+        AssetRepository repo = repository(64 << 20);
+        List<SourceFile> files = List.of(new SourceFile("same.glb", GeneratedAssets.skinnedMesh(30_000, 1)));
+        int n = 8;
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService threads = Executors.newFixedThreadPool(n);
+        List<AssetRepository.Added> results = new ArrayList<>();
+        try {
+            List<Future<AssetRepository.Added>> futures = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                futures.add(threads.submit(() -> {
+                    start.await();
+                    return repo.add(files);
+                }));
+            }
+            start.countDown();
+            for (Future<AssetRepository.Added> f : futures) {
+                results.add(f.get(60, TimeUnit.SECONDS));
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(results.stream().filter(AssetRepository.Added::created)).hasSize(1);
+        assertThat(results).extracting(a -> a.asset().meta()).containsOnly(results.getFirst().asset().meta());
+        assertThat(repo.list()).hasSize(1);
+        assertThat(dir.toFile().list()).containsExactly(ContentId.of(files));
+        assertThat(meters.get("posekit.import.duration").tags("source", "upload").timer().count()).isEqualTo(1);
+    }
+
+    @Test
+    void aCorruptAssetIsReportedUntilDeletedOrUploadedAgain() throws Exception {
+        List<SourceFile> files = List.of(new SourceFile("strip.glb", GltfBuilder.skinnedTwoBoneStrip().toGlb()));
+        String id = repository(1 << 20).add(files).asset().meta().id();
+        AssetStoreTest.flipAByte(dir.resolve(id).resolve("files/0"), 100);
+
+        AssetRepository restarted = repository(1 << 20); // nothing cached: the next lookup reads the files
+        assertThatThrownBy(() -> restarted.find(id)).isInstanceOf(CorruptAssetException.class)
+                .hasMessage("asset " + id + " is corrupt in the store: content does not match its id;"
+                        + " delete it and upload again");
+        assertThatThrownBy(() -> restarted.find(id)).isInstanceOf(CorruptAssetException.class);
+        assertThat(restarted.list()).extracting(StoredAsset::id).containsExactly(id);
+
+        // the same content again replaces the damaged copy
+        AssetRepository.Added repaired = restarted.add(files);
+        assertThat(repaired.created()).isTrue();
+        assertThat(restarted.find(id)).isPresent();
+        assertThat(Files.readAllBytes(dir.resolve(id).resolve("files/0"))).isEqualTo(files.getFirst().bytes());
+
+        AssetStoreTest.flipAByte(dir.resolve(id).resolve("files/0"), 100);
+        AssetRepository again = repository(1 << 20);
+        assertThatThrownBy(() -> again.find(id)).isInstanceOf(CorruptAssetException.class);
+        assertThat(again.delete(id)).isTrue();
+        assertThat(again.find(id)).isEmpty();
+    }
+
+    @Test
+    void deletingWhileOthersReadNeverFailsAReader() throws Exception {
+        AssetRepository repo = repository(1); // nothing stays cached: every read parses again, racing the delete
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        try {
+            for (int round = 0; round < 30; round++) {
+                GltfBuilder asset = GltfBuilder.skinnedTwoBoneStrip();
+                asset.setRoot("extras", "round " + round);
+                String id = repo.add(List.of(new SourceFile("r.glb", asset.toGlb()))).asset().meta().id();
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<Optional<AssetRepository.Loaded>>> readers = new ArrayList<>();
+                for (int r = 0; r < 3; r++) {
+                    readers.add(threads.submit(() -> {
+                        start.await();
+                        Optional<AssetRepository.Loaded> last = Optional.empty();
+                        for (int k = 0; k < 5; k++) {
+                            last = repo.find(id);
+                        }
+                        return last;
+                    }));
+                }
+                Future<Boolean> deleter = threads.submit(() -> {
+                    start.await();
+                    return repo.delete(id);
+                });
+                start.countDown();
+                assertThat(deleter.get(30, TimeUnit.SECONDS)).isTrue();
+                for (Future<Optional<AssetRepository.Loaded>> reader : readers) {
+                    reader.get(30, TimeUnit.SECONDS); // present or empty; never an exception
+                }
+                assertThat(repo.find(id)).isEmpty();
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(new AssetStore(dir).list()).isEmpty();
+        assertThat(AssetStoreTest.leftovers(dir)).isEmpty();
     }
 }

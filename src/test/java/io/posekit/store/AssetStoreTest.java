@@ -1,6 +1,7 @@
 package io.posekit.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.posekit.asset.SourceFile;
 import java.io.IOException;
@@ -8,7 +9,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -68,5 +76,137 @@ class AssetStoreTest {
         assertThat(store.list()).isEmpty();
         assertThat(dir.resolve(".incoming-123")).doesNotExist();
         assertThat(dir.resolve("not-an-id")).exists();
+    }
+
+    /** Flips one bit of a stored file, as bit rot would. */
+    static void flipAByte(Path file, int offset) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[offset] ^= 0x10;
+        Files.write(file, bytes);
+    }
+
+    static List<String> leftovers(Path dir) throws IOException {
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(".")).toList();
+        }
+    }
+
+    @Test
+    void aFlippedByteIsReportedNeverServed() throws IOException {
+        List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
+        StoredAsset meta = meta(files);
+        new AssetStore(dir).save(meta, files);
+        flipAByte(dir.resolve(meta.id()).resolve("files/1"), 1); // b.bin: xyz -> xjz
+
+        AssetStore store = new AssetStore(dir);
+        assertThat(store.find(meta.id())).contains(meta); // known, listed…
+        assertThatThrownBy(() -> store.readFiles(meta.id())).isInstanceOf(CorruptAssetException.class)
+                .hasMessage("asset " + meta.id() + " is corrupt in the store: content does not match its id;"
+                        + " delete it and upload again");
+        assertThat(store.corruptIds()).containsExactly(meta.id());
+        assertThat(store.corruption(meta.id())).contains("content does not match its id");
+        // …and stays corrupt without reading again
+        assertThatThrownBy(() -> store.readFiles(meta.id())).isInstanceOf(CorruptAssetException.class);
+
+        assertThat(store.delete(meta.id())).isTrue();
+        assertThat(store.corruptIds()).isEmpty();
+        assertThat(store.readFiles(meta.id())).isEmpty();
+        assertThat(dir.resolve(meta.id())).doesNotExist();
+    }
+
+    @Test
+    void aMissingFileIsReported() throws IOException {
+        List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
+        StoredAsset meta = meta(files);
+        AssetStore store = new AssetStore(dir);
+        store.save(meta, files);
+        Files.delete(dir.resolve(meta.id()).resolve("files/1"));
+        assertThatThrownBy(() -> store.readFiles(meta.id())).isInstanceOf(CorruptAssetException.class)
+                .hasMessage("asset " + meta.id() + " is corrupt in the store: file 1 (b.bin) is missing;"
+                        + " delete it and upload again");
+    }
+
+    @Test
+    void anUnreadableManifestIsCorruptAndCanBeDeleted() throws IOException {
+        List<SourceFile> files = List.of(file("a.glb", "glTF"));
+        StoredAsset meta = meta(files);
+        new AssetStore(dir).save(meta, files);
+        Files.writeString(dir.resolve(meta.id()).resolve("manifest.json"), "{\"id\":");
+
+        AssetStore store = new AssetStore(dir);
+        assertThat(store.list()).isEmpty();
+        assertThat(store.corruption(meta.id())).contains("its manifest is unreadable");
+        assertThatThrownBy(() -> store.readFiles(meta.id())).isInstanceOf(CorruptAssetException.class)
+                .hasMessageContaining("its manifest is unreadable");
+        assertThat(store.delete(meta.id())).isTrue();
+        assertThat(dir.resolve(meta.id())).doesNotExist();
+        assertThat(store.delete(meta.id())).isFalse();
+    }
+
+    @Test
+    void savingTheSameContentAgainReplacesACorruptCopy() throws IOException {
+        List<SourceFile> files = List.of(file("a.glb", "glTF"));
+        StoredAsset first = meta(files);
+        AssetStore store = new AssetStore(dir);
+        store.save(first, files);
+        flipAByte(dir.resolve(first.id()).resolve("files/0"), 0);
+        assertThatThrownBy(() -> store.readFiles(first.id())).isInstanceOf(CorruptAssetException.class);
+
+        StoredAsset again = new StoredAsset(first.id(), "again.glb", "gltf", 4, Instant.parse("2026-11-23T10:00:00Z"),
+                first.files());
+        assertThat(store.save(again, files)).isSameAs(again);
+        assertThat(store.corruptIds()).isEmpty();
+        assertThat(store.readFiles(first.id()).orElseThrow()).containsExactly(file("a.glb", "glTF"));
+        assertThat(new AssetStore(dir).find(first.id())).contains(again);
+        assertThat(leftovers(dir)).isEmpty();
+    }
+
+    @Test
+    void concurrentSavesOfTheSameContentKeepOneCopy() throws Exception {
+        List<SourceFile> files = List.of(file("a.glb", "glTF".repeat(10_000)));
+        AssetStore store = new AssetStore(dir);
+        int n = 8;
+        CountDownLatch start = new CountDownLatch(1);
+        List<StoredAsset> metas = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            metas.add(new StoredAsset(ContentId.of(files), "a" + i + ".glb", "gltf", 40_000,
+                    Instant.parse("2026-11-22T10:00:00Z").plusSeconds(i), List.of(new StoredAsset.StoredFile("a.glb", 40_000))));
+        }
+        ExecutorService threads = Executors.newFixedThreadPool(n);
+        try {
+            List<Future<StoredAsset>> saved = new ArrayList<>();
+            for (StoredAsset m : metas) {
+                saved.add(threads.submit(() -> {
+                    start.await();
+                    return store.save(m, files);
+                }));
+            }
+            start.countDown();
+            List<StoredAsset> results = new ArrayList<>();
+            for (Future<StoredAsset> f : saved) {
+                results.add(f.get(30, TimeUnit.SECONDS));
+            }
+            StoredAsset winner = results.getFirst();
+            assertThat(results).allSatisfy(r -> assertThat(r).isSameAs(winner));
+            assertThat(metas).containsOnlyOnce(winner);
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(store.list()).hasSize(1);
+        assertThat(dir.toFile().list()).containsExactly(ContentId.of(files));
+    }
+
+    @Test
+    void anotherProcessStoringTheSameContentFirstIsARaceNotAFailure() {
+        // two stores on one directory (two instances sharing a volume): the second's rename meets the first's
+        // directory, which Linux reports as ENOTEMPTY, a plain FileSystemException
+        List<SourceFile> files = List.of(file("a.glb", "glTF"));
+        StoredAsset first = meta(files);
+        AssetStore one = new AssetStore(dir);
+        AssetStore two = new AssetStore(dir);
+        one.save(first, files);
+        StoredAsset second = new StoredAsset(first.id(), "other.glb", "gltf", 4, Instant.now(), first.files());
+        assertThat(two.save(second, files)).isEqualTo(first);
+        assertThat(dir.toFile().list()).containsExactly(first.id());
     }
 }

@@ -1,5 +1,6 @@
 package io.posekit.asset.bvh;
 
+import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.AssetFormat;
 import io.posekit.asset.AssetImporter;
@@ -49,10 +50,11 @@ public final class BvhImporter implements AssetImporter {
      */
     @Override
     public ImportScene read(SourceFile main, SourceFiles upload, ImportLimits limits) {
+        DecodeBudget budget = limits.newBudget();
         ImportWarnings warnings = new ImportWarnings();
         BvhText text = BvhText.of(main.bytes());
-        HierarchyParser.Hierarchy hierarchy = new HierarchyParser(text, limits.maxNodes(), warnings).parse();
-        ImportScene.Clip clip = new MotionDecoder(text, hierarchy, limits.newBudget(), warnings).decode();
+        HierarchyParser.Hierarchy hierarchy = new HierarchyParser(text, limits.maxNodes(), budget, warnings).parse();
+        ImportScene.Clip clip = new MotionDecoder(text, hierarchy, budget, warnings).decode();
         List<ImportScene.Node> nodes = new ArrayList<>(hierarchy.joints().size());
         for (int i = 0; i < hierarchy.joints().size(); i++) {
             Joint j = hierarchy.joints().get(i);

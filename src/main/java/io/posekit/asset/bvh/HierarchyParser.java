@@ -1,5 +1,7 @@
 package io.posekit.asset.bvh;
 
+import io.posekit.asset.ImportLimits;
+import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.ImportException;
 import java.util.ArrayDeque;
@@ -39,14 +41,16 @@ final class HierarchyParser {
 
     private final BvhText text;
     private final int maxNodes;
+    private final DecodeBudget budget;
     private final ImportWarnings warnings;
     private final List<Joint> joints = new ArrayList<>();
     /** Indices into {@link #joints} of the open ROOT/JOINT/End Site blocks, innermost first. */
     private final Deque<Integer> open = new ArrayDeque<>();
 
-    HierarchyParser(BvhText text, int maxNodes, ImportWarnings warnings) {
+    HierarchyParser(BvhText text, int maxNodes, DecodeBudget budget, ImportWarnings warnings) {
         this.text = text;
         this.maxNodes = maxNodes;
+        this.budget = budget;
         this.warnings = warnings;
     }
 
@@ -96,6 +100,7 @@ final class HierarchyParser {
     private void readBlock(Joint.Kind kind, int parent) {
         open(kind, parent);
         while (!open.isEmpty()) {
+            budget.checkTime();
             Joint top = joints.get(open.peek());
             String token = text.next();
             if (token == null) {
@@ -138,7 +143,7 @@ final class HierarchyParser {
         int line = text.tokenLine();
         if (joints.size() >= maxNodes) {
             throw ImportException.tooLarge("line " + line + ": the HIERARCHY has more than " + maxNodes
-                    + " joints and end sites; the limit is " + maxNodes);
+                    + " joints and end sites; the limit is " + maxNodes + " (" + ImportLimits.NODES + ")");
         }
         // the name: the rest of the line up to a '{' (which opens the block, whatever follows it on the line)
         List<String> rest = new ArrayList<>(2);
@@ -212,6 +217,7 @@ final class HierarchyParser {
         joint.startChannels(line);
         EnumCounter repeated = new EnumCounter();
         for (long k = 0; k < count; k++) {
+            budget.checkTime();
             String token = text.next();
             Channel channel = token == null ? null : Channel.byName(token);
             if (channel == null) {
@@ -254,12 +260,20 @@ final class HierarchyParser {
                 used.add(j.name);
             }
         }
+        // the next suffix to try per base name: suffixes below it are taken (the set only grows), so many end
+        // sites under joints of one name cost linear time, not quadratic
+        Map<String, Integer> nextSuffix = new HashMap<>();
         for (Joint j : joints) {
             if (j.isEndSite()) {
+                budget.checkTime();
                 String base = joints.get(j.parent).name + "_end";
                 String name = base;
-                for (int k = 2; !used.add(name); k++) {
-                    name = base + k;
+                if (!used.add(name)) {
+                    int k = nextSuffix.getOrDefault(base, 2);
+                    do {
+                        name = base + k++;
+                    } while (!used.add(name));
+                    nextSuffix.put(base, k);
                 }
                 j.name = name;
             }

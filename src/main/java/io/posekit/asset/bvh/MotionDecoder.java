@@ -1,5 +1,6 @@
 package io.posekit.asset.bvh;
 
+import io.posekit.asset.ImportLimits;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
@@ -99,6 +100,10 @@ final class MotionDecoder {
             warnings.add("line " + framesLine + ": Frames: 0; the clip '" + CLIP_NAME + "' has no keys");
             warnAboutTrailingLines(headerEnd, frames);
             return new ImportScene.Clip(CLIP_NAME, List.of(), List.of(), 0.0);
+        }
+        if (frames > budget.limits().maxKeysPerTrack()) {
+            throw ImportLimits.exceeded("line " + framesLine + ": the MOTION", frames, "frames (keys per track)",
+                    budget.limits().maxKeysPerTrack(), ImportLimits.KEYS_PER_TRACK);
         }
         // at most one frame per line of the file, so the count fits an int now
         int n = (int) frames;
@@ -210,6 +215,7 @@ final class MotionDecoder {
         double[] row = new double[channelCount];
         double[] q = new double[4];
         for (int f = 0; f < n; f++) {
+            budget.checkTime();
             if (!text.nextContentLine()) {
                 // countContentLines() saw n lines, so this cannot happen; a precise message all the same
                 throw ImportException.invalid("the file ends at line " + text.line() + " after " + f + " of " + n

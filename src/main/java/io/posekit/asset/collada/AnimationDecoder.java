@@ -3,6 +3,7 @@ package io.posekit.asset.collada;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportLimits;
 import io.posekit.asset.ImportScene;
 import io.posekit.clip.Curve;
 import io.posekit.clip.Interpolation;
@@ -15,6 +16,7 @@ import io.posekit.sampling.CurveSampler;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -90,15 +92,27 @@ final class AnimationDecoder {
             }
             return clips;
         }
+        int maxClips = budget.limits().maxClips();
+        if (clipElements.size() > maxClips) {
+            throw ImportLimits.exceeded("the file", clipElements.size(), "<animation_clip>s", maxClips,
+                    ImportLimits.CLIPS);
+        }
         Set<XmlElement> used = Collections.newSetFromMap(new IdentityHashMap<>());
         Set<String> names = new HashSet<>();
+        Map<String, Integer> nextSuffix = new HashMap<>();
         for (int i = 0; i < clipElements.size(); i++) {
+            budget.checkTime();
             XmlElement c = clipElements.get(i);
             String name = c.attr("name") != null ? c.attr("name") : c.attr("id") != null ? c.attr("id")
                     : "animation_clip_" + i;
             String unique = name;
-            for (int n = 2; !names.add(unique); n++) {
-                unique = name + "_" + n;
+            if (!names.add(unique)) {
+                // suffixes below the one remembered are taken already (the set only grows)
+                int n = nextSuffix.getOrDefault(name, 2);
+                do {
+                    unique = name + "_" + n++;
+                } while (!names.add(unique));
+                nextSuffix.put(name, n);
             }
             String where = "animation_clip " + Text.quote(unique);
             double start = Attributes.number(c, "start", 0, where);
@@ -161,6 +175,7 @@ final class AnimationDecoder {
         Map<XmlElement, NodeCurves> byNode = new LinkedHashMap<>();
         Map<SamplerDecoder.Sampler, float[]> times = new IdentityHashMap<>();
         for (XmlElement ch : channels) {
+            budget.checkTime();
             Binding b = binding(ch);
             if (b == null) {
                 continue;
@@ -292,6 +307,7 @@ final class AnimationDecoder {
         double[] back = new double[16];
         double worst = 0;
         for (int k = 0; k < n; k++) {
+            budget.checkTime();
             for (int a = 0; a < keys.length; a++) {
                 params[(int) (keys[a] >>> 32)][(int) keys[a]] = CurveSampler.evaluate(animated[a], times[k]);
             }

@@ -53,14 +53,14 @@ public final class ColladaImporter implements AssetImporter {
      */
     @Override
     public ImportScene read(SourceFile main, SourceFiles upload, ImportLimits limits) {
-        ImportWarnings warnings = new ImportWarnings();
-        XmlTreeReader.Document xml = new XmlTreeReader().parse(main.bytes());
-        ColladaDocument doc = ColladaDocument.of(xml, warnings);
         DecodeBudget budget = limits.newBudget();
+        ImportWarnings warnings = new ImportWarnings();
+        XmlTreeReader.Document xml = new XmlTreeReader(budget).parse(main.bytes());
+        ColladaDocument doc = ColladaDocument.of(xml, warnings);
         Sources sources = new Sources(doc, budget, warnings);
         GeometryDecoder geometries = new GeometryDecoder(doc, sources, budget, warnings);
         ControllerDecoder controllers = new ControllerDecoder(doc, sources, geometries, budget, warnings);
-        SceneBuilder scene = new SceneBuilder(doc, limits, geometries, controllers, warnings);
+        SceneBuilder scene = new SceneBuilder(doc, budget, geometries, controllers, warnings);
         scene.build();
         SamplerDecoder samplers = new SamplerDecoder(doc, sources, budget, warnings);
         List<ImportScene.Clip> clips = new AnimationDecoder(doc, scene, samplers, budget, warnings).decode();

@@ -3,6 +3,7 @@ package io.posekit.asset.collada;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportLimits;
 import io.posekit.skinning.Primitive;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,14 +18,13 @@ import java.util.Map;
  * targets are not applied yet: warning). {@code <bind_shape_matrix>} (default identity) and every
  * {@code INV_BIND_MATRIX} are written row-major and transposed; the bind shape is folded into the inverse binds
  * ({@code IBM_k · BSM}), so positions stay in mesh space. {@code <vertex_weights>} may give any number of
- * influences per control vertex, up to {@link #MAX_INFLUENCES} (more is too large); all are kept in file order,
+ * influences per control vertex, up to {@link ImportLimits#maxInfluencesPerVertex()} (more is too large); all are
+ * kept in file order,
  * padded with weight 0 to a multiple of 4 slots, weights exactly as stored (one warning per skin when some
  * vertices' weights do not sum to 1). Joint index −1 (the bind shape itself) is skipped with a warning.
  */
 final class ControllerDecoder {
 
-    /** The most influences a control vertex may have. */
-    static final int MAX_INFLUENCES = 64;
     /** How far a vertex's weight sum may be from 1 before the skin is reported. */
     static final double WEIGHT_SUM_TOLERANCE = 1e-4;
 
@@ -117,6 +117,10 @@ final class ControllerDecoder {
             throw ImportException.invalid(where + ": <joints> has no JOINT input");
         }
         String[] names = jointNames(jointSource, where);
+        int maxJoints = budget.limits().maxJointsPerSkin();
+        if (names.length > maxJoints) {
+            throw ImportLimits.exceeded(where, names.length, "joints", maxJoints, ImportLimits.JOINTS_PER_SKIN);
+        }
         boolean idrefs = jointSource.arrayTag().equals("IDREF_array");
         float[] ibms = inverseBinds(ibmSource, names.length, bindShape, where);
         return weights(skin, where, name, geometry, names, idrefs, ibms, jointSource);
@@ -158,6 +162,7 @@ final class ControllerDecoder {
         double[] ibm = new double[16];
         double[] product = new double[16];
         for (int k = 0; k < joints; k++) {
+            budget.checkTime();
             if (s == null) {
                 TransformMath.identity(ibm);
             } else {
@@ -222,13 +227,14 @@ final class ControllerDecoder {
         }
         int[] v = vElement == null ? new int[0] : Tokens.ints(vElement.text(), vwhere + " <v>", budget);
         long total = 0;
+        int maxInfluences = budget.limits().maxInfluencesPerVertex();
         for (int i = 0; i < count; i++) {
             if (vcount[i] < 0) {
                 throw ImportException.invalid(vwhere + ": <vcount> value " + i + " is negative");
             }
-            if (vcount[i] > MAX_INFLUENCES) {
-                throw ImportException.tooLarge(where + ": control vertex " + i + " has " + vcount[i]
-                        + " joint influences; at most " + MAX_INFLUENCES + " are supported");
+            if (vcount[i] > maxInfluences) {
+                throw ImportLimits.exceeded(where + ": control vertex " + i, vcount[i], "joint influences",
+                        maxInfluences, ImportLimits.INFLUENCES_PER_VERTEX);
             }
             total += vcount[i];
         }
@@ -248,6 +254,7 @@ final class ControllerDecoder {
         double minSum = Double.POSITIVE_INFINITY;
         double maxSum = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < count; i++) {
+            budget.checkTime();
             start[i] = at;
             double sum = 0;
             for (int k = 0; k < vcount[i]; k++, read++) {
@@ -339,6 +346,7 @@ final class ControllerDecoder {
             int[] joints = new int[n * k];
             float[] weights = new float[n * k];
             for (int v = 0; v < n; v++) {
+                budget.checkTime();
                 int cv = part.controlVertices()[v];
                 if (cv >= skin.controlVertexCount()) {
                     throw ImportException.invalid(skin.where() + ": " + part.where() + " uses position " + cv

@@ -213,6 +213,7 @@ final class GeometryDecoder {
         for (int i = 0; i < texts.size(); i++) {
             Tokens.Cursor cursor = new Tokens.Cursor(texts.get(i));
             for (int k = 0; k < counts[i]; k++, at++) {
+                budget.checkTime();
                 p[at] = Tokens.parseInt(cursor.next(), where + " <p>", at);
             }
         }
@@ -293,6 +294,7 @@ final class GeometryDecoder {
         int at = 0;
         int start = 0;
         for (int size : sizes) {
+            budget.checkTime();
             for (int i = 0; i + 2 < size; i++) {
                 if (strips) {
                     // glTF's strip order: (i, i+1, i+2) for even i, (i, i+2, i+1) for odd i; both keep the winding
@@ -350,6 +352,7 @@ final class GeometryDecoder {
         int mask = capacity - 1;
         int unique = 0;
         for (int i = 0; i < n; i++) {
+            budget.checkTime();
             int corner = triangles[i];
             int base = corner * stride;
             int h = 1;
@@ -402,6 +405,7 @@ final class GeometryDecoder {
         float[] tangents = tangent == null ? null : new float[4 * unique];
         int[] control = new int[unique];
         for (int v = 0; v < unique; v++) {
+            budget.checkTime();
             int base = representative[v] * stride;
             int pi = p[base + position.offset()];
             control[v] = pi;

@@ -3,6 +3,7 @@ package io.posekit.asset.collada;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportLimits;
 import io.posekit.clip.Curve;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -123,6 +124,10 @@ final class SamplerDecoder {
         if (keys == 0) {
             throw ImportException.invalid(where + ": INPUT " + input.describe() + " has no keys");
         }
+        int maxKeys = budget.limits().maxKeysPerTrack();
+        if (keys > maxKeys) {
+            throw ImportLimits.exceeded(where, keys, "keys", maxKeys, ImportLimits.KEYS_PER_TRACK);
+        }
         if (output.count() != keys) {
             throw ImportException.invalid(where + ": OUTPUT " + output.describe() + " has " + output.count()
                     + " elements but INPUT " + input.describe() + " has " + keys + " keys");
@@ -134,6 +139,7 @@ final class SamplerDecoder {
         budget.charge((long) keys * (components + 2), 4, where + " keys");
         float[] times = new float[keys];
         for (int k = 0; k < keys; k++) {
+            budget.checkTime();
             times[k] = input.f(k, 0);
             if (k > 0 && times[k] < times[k - 1]) {
                 throw ImportException.invalid(where + ": INPUT key " + k + " time " + times[k] + " is less than key "
@@ -142,6 +148,7 @@ final class SamplerDecoder {
         }
         float[] values = new float[keys * components];
         for (int k = 0; k < keys; k++) {
+            budget.checkTime();
             for (int c = 0; c < components; c++) {
                 values[k * components + c] = output.f(k, c);
             }

@@ -1,6 +1,7 @@
 package io.posekit.asset.collada;
 
 import io.posekit.asset.ImportWarnings;
+import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportLimits;
 import io.posekit.asset.ImportScene;
@@ -35,6 +36,7 @@ final class SceneBuilder {
 
     private final ColladaDocument doc;
     private final ImportLimits limits;
+    private final DecodeBudget budget;
     private final GeometryDecoder geometries;
     private final ControllerDecoder controllers;
     private final ImportWarnings warnings;
@@ -49,10 +51,11 @@ final class SceneBuilder {
     private final Map<String, Lookup> lookups = new HashMap<>();
     private int[] subtreeEnd;
 
-    SceneBuilder(ColladaDocument doc, ImportLimits limits, GeometryDecoder geometries, ControllerDecoder controllers,
+    SceneBuilder(ColladaDocument doc, DecodeBudget budget, GeometryDecoder geometries, ControllerDecoder controllers,
             ImportWarnings warnings) {
         this.doc = doc;
-        this.limits = limits;
+        this.limits = budget.limits();
+        this.budget = budget;
         this.geometries = geometries;
         this.controllers = controllers;
         this.warnings = warnings;
@@ -99,10 +102,12 @@ final class SceneBuilder {
         Deque<Work> stack = new ArrayDeque<>();
         pushChildren(stack, scene, 0, false, null);
         while (!stack.isEmpty()) {
+            budget.checkTime();
             Work w = stack.pop();
             int index = nodes.size();
             if (index >= limits.maxNodes()) {
-                throw ImportException.tooLarge("the scene has more than " + limits.maxNodes() + " nodes (the limit)");
+                throw ImportException.tooLarge("the scene has more than " + limits.maxNodes() + " nodes; the limit is "
+                        + limits.maxNodes() + " (" + ImportLimits.NODES + ")");
             }
             XmlElement e = w.node();
             nodes.add(node(e, w.parent(), w.instanced() ? -1 : sourceIndex.getOrDefault(e, -1)));
@@ -125,6 +130,7 @@ final class SceneBuilder {
             }
         }
         for (Pending p : pending) {
+            budget.checkTime();
             instance(p.node(), p.instance());
         }
     }
@@ -302,6 +308,8 @@ final class SceneBuilder {
             warnings.add(where + ": " + skin.where() + " has no triangles to place; skipped");
             return;
         }
+        // every instance has its own joint list (the inverse binds are shared)
+        budget.charge(skin.jointNames().length, 8, where + ": skin instance");
         int[] joints = resolveJoints(skin, instance);
         skins.add(new ImportScene.Skin(skin.name(), joints, skin.inverseBindMatrices()));
         place(node, skin.geometry(), skins.size() - 1, primitives, nodeName, where);
@@ -351,6 +359,7 @@ final class SceneBuilder {
         String[] names = skin.jointNames();
         int[] joints = new int[names.length];
         for (int k = 0; k < names.length; k++) {
+            budget.checkTime();
             String n = names[k];
             Integer node;
             if (skin.idrefs()) {
@@ -383,6 +392,7 @@ final class SceneBuilder {
         Map<String, Integer> name = new HashMap<>();
         for (int[] r : ranges) {
             for (int i = r[0]; i < r[1]; i++) {
+                budget.checkTime();
                 XmlElement e = elements.get(i);
                 putIfPresent(sid, e.attr("sid"), i);
                 putIfPresent(id, e.attr("id"), i);

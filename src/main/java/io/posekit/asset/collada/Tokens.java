@@ -67,6 +67,7 @@ final class Tokens {
         float[] out = new float[count];
         Cursor c = new Cursor(text);
         for (int i = 0; i < count; i++) {
+            budget.checkTime();
             String token = c.next();
             if (token == null) {
                 throw ImportException.invalid(what + " has count " + count + " but only " + i + " values");
@@ -103,6 +104,7 @@ final class Tokens {
         int[] out = new int[n];
         Cursor c = new Cursor(text);
         for (int i = 0; i < n; i++) {
+            budget.checkTime();
             out[i] = parseInt(c.next(), what, i);
         }
         return out;
@@ -114,6 +116,7 @@ final class Tokens {
         int[] out = new int[count];
         Cursor c = new Cursor(text);
         for (int i = 0; i < count; i++) {
+            budget.checkTime();
             String token = c.next();
             if (token == null) {
                 throw ImportException.invalid(what + " has count " + count + " but only " + i + " values");
@@ -129,6 +132,7 @@ final class Tokens {
         String[] out = new String[count];
         Cursor c = new Cursor(text);
         for (int i = 0; i < count; i++) {
+            budget.checkTime();
             String token = c.next();
             if (token == null) {
                 throw ImportException.invalid(what + " has count " + count + " but only " + i + " values");

@@ -1,6 +1,11 @@
 package io.posekit.asset.collada;
 
+import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportLimits;
+import java.io.FilterReader;
+import java.io.IOException;
+import java.io.Reader;
 import java.util.ArrayList;
 import java.util.List;
 import javax.xml.XMLConstants;
@@ -20,19 +25,15 @@ import javax.xml.stream.XMLStreamReader;
  *       or the network;</li>
  *   <li>any DOCTYPE (so any entity declaration) and any reference to a non-predefined entity is rejected
  *       (422) as soon as the parser reports it, before any content after it is read;</li>
- *   <li>nesting deeper than {@link #MAX_DEPTH} levels is rejected (422) and more than {@link #MAX_ELEMENTS}
- *       elements is too large (413), both while streaming, so a hostile document is never read further
- *       than the point where it breaks a limit;</li>
+ *   <li>nesting deeper than {@link ImportLimits#maxXmlDepth()} levels and more than
+ *       {@link ImportLimits#maxXmlElements()} elements are too large (413), both while streaming, so a hostile
+ *       document is never read further than the point where it breaks a limit; so is the parse time
+ *       ({@link DecodeBudget#checkTime()});</li>
  *   <li>character content is buffered per element only; malformed XML is reported (422) with its line and
  *       column; the bytes are decoded strictly in the document's encoding ({@link XmlEncoding}).</li>
  * </ul>
  */
 final class XmlTreeReader {
-
-    /** The deepest element nesting accepted. */
-    static final int MAX_DEPTH = 256;
-    /** The most elements a document may have. */
-    static final int MAX_ELEMENTS = 5_000_000;
 
     private static final String[] NO_ATTRIBUTES = {};
 
@@ -44,27 +45,34 @@ final class XmlTreeReader {
 
     private final int maxDepth;
     private final int maxElements;
+    private final DecodeBudget budget;
 
-    XmlTreeReader() {
-        this(MAX_DEPTH, MAX_ELEMENTS);
+    /** A reader under the budget's limits ({@link ImportLimits#maxXmlDepth()}, elements, parse time). */
+    XmlTreeReader(DecodeBudget budget) {
+        this(budget.limits().maxXmlDepth(), budget.limits().maxXmlElements(), budget);
     }
 
-    /** A reader with other limits (tests). */
+    /** A reader with other limits and no deadline (tests). */
     XmlTreeReader(int maxDepth, int maxElements) {
+        this(maxDepth, maxElements, new DecodeBudget(Long.MAX_VALUE));
+    }
+
+    private XmlTreeReader(int maxDepth, int maxElements, DecodeBudget budget) {
         this.maxDepth = maxDepth;
         this.maxElements = maxElements;
+        this.budget = budget;
     }
 
     /**
      * Parses {@code bytes} (any encoding the XML declaration or BOM names).
      *
-     * @throws ImportException (invalid) for malformed XML, a DTD or entity reference, or nesting deeper than
-     *     the limit; (too large) past the element limit
+     * @throws ImportException (invalid) for malformed XML, a DTD or entity reference, or past the parse time; (too
+     *     large) past the depth or element limit
      */
     Document parse(byte[] bytes) {
         XMLStreamReader reader = null;
         try {
-            reader = factory().createXMLStreamReader(XmlEncoding.reader(bytes));
+            reader = factory().createXMLStreamReader(new TimedReader(XmlEncoding.reader(bytes), budget));
             return read(reader);
         } catch (XMLStreamException e) {
             throw malformed(e, bytes);
@@ -109,6 +117,7 @@ final class XmlTreeReader {
         String rootNamespace = null;
         int elements = 0;
         while (r.hasNext()) {
+            budget.checkTime();
             int event = r.next();
             switch (event) {
                 case XMLStreamConstants.DTD -> throw ImportException.invalid(DTD_MESSAGE + " (DOCTYPE at "
@@ -118,12 +127,13 @@ final class XmlTreeReader {
                                 + "; at " + position(r.getLocation()) + ")");
                 case XMLStreamConstants.START_ELEMENT -> {
                     if (stack.size() >= maxDepth) {
-                        throw ImportException.invalid("XML elements are nested deeper than " + maxDepth + " levels (at "
-                                + position(r.getLocation()) + ")");
+                        throw ImportException.tooLarge("XML elements are nested deeper than " + maxDepth + " levels (at "
+                                + position(r.getLocation()) + "); the limit is " + maxDepth + " ("
+                                + ImportLimits.XML_DEPTH + ")");
                     }
                     if (++elements > maxElements) {
-                        throw ImportException.tooLarge("the document has more than " + String.format("%,d", maxElements)
-                                + " XML elements");
+                        throw ImportException.tooLarge("the document has more than " + maxElements + " XML elements ("
+                                + ImportLimits.XML_ELEMENTS + ")");
                     }
                     if (stack.isEmpty()) {
                         rootNamespace = r.getNamespaceURI();
@@ -158,6 +168,22 @@ final class XmlTreeReader {
             throw ImportException.invalid("the file holds no XML element");
         }
         return new Document(root, rootNamespace);
+    }
+
+    /** Checks the parse time whenever the XML parser fetches more characters. */
+    private static final class TimedReader extends FilterReader {
+        private final DecodeBudget budget;
+
+        TimedReader(Reader in, DecodeBudget budget) {
+            super(in);
+            this.budget = budget;
+        }
+
+        @Override
+        public int read(char[] buffer, int offset, int length) throws IOException {
+            budget.checkTimeNow();
+            return super.read(buffer, offset, length);
+        }
     }
 
     private static ImportException malformed(XMLStreamException e, byte[] bytes) {

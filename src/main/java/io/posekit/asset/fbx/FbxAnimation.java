@@ -1,5 +1,7 @@
 package io.posekit.asset.fbx;
 
+import java.util.HashMap;
+import io.posekit.asset.ImportLimits;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportScene;
 import io.posekit.asset.ImportWarnings;
@@ -50,11 +52,24 @@ final class FbxAnimation {
     /** One clip per {@code AnimationStack}, in file order. */
     static List<ImportScene.Clip> clips(FbxScene scene, FbxHierarchy nodes, DecodeBudget budget, ImportWarnings warnings) {
         List<ImportScene.Clip> clips = new ArrayList<>();
+        List<FbxScene.FbxObject> stacks = scene.objects("AnimationStack");
+        int maxClips = budget.limits().maxClips();
+        if (stacks.size() > maxClips) {
+            throw ImportLimits.exceeded("the file", stacks.size(), "AnimationStacks (clips)", maxClips,
+                    ImportLimits.CLIPS);
+        }
         Set<String> names = new HashSet<>();
-        for (FbxScene.FbxObject stack : scene.objects("AnimationStack")) {
+        Map<String, Integer> nextSuffix = new HashMap<>();
+        for (FbxScene.FbxObject stack : stacks) {
+            budget.checkTimeNow();
             String unique = stack.name();
-            for (int n = 2; !names.add(unique); n++) {
-                unique = stack.name() + "_" + n;
+            if (!names.add(unique)) {
+                // suffixes below the one remembered are taken already (the set only grows)
+                int n = nextSuffix.getOrDefault(stack.name(), 2);
+                do {
+                    unique = stack.name() + "_" + n++;
+                } while (!names.add(unique));
+                nextSuffix.put(stack.name(), n);
             }
             clips.add(clip(scene, nodes, stack, unique, budget, warnings));
         }
@@ -87,6 +102,7 @@ final class FbxAnimation {
         Map<String, Integer> ignored = new TreeMap<>();
         for (FbxScene.FbxObject curveNode : scene.sources(layers.getFirst().id(), "AnimationCurveNode", null)) {
             for (FbxScene.Connection target : scene.parentsOf(curveNode.id())) {
+                budget.checkTime();
                 if (!target.toProperty()) {
                     continue;
                 }
@@ -132,6 +148,7 @@ final class FbxAnimation {
         }
         List<NodeTransformTrack> tracks = new ArrayList<>(byNode.size());
         for (Map.Entry<Integer, Channels> e : byNode.entrySet()) {
+            budget.checkTime();
             int node = e.getKey();
             Channels ch = e.getValue();
             FbxTransform.Data data = nodes.data(node);

@@ -93,6 +93,7 @@ final class FbxAsciiReader {
         Open root = new Open("", 0, List.of());
         stack.push(root);
         while (true) {
+            budget.checkTime();
             skipSpace(true);
             if (pos == b.length) {
                 if (stack.size() > 1) {
@@ -324,6 +325,7 @@ final class FbxAsciiReader {
         skipSpace(true);
         if (pos < b.length && b[pos] != '}') {
             while (true) {
+                budget.checkTime();
                 int s = pos;
                 skipWord();
                 if (pos == s) {
@@ -365,6 +367,7 @@ final class FbxAsciiReader {
         long[] longs = integers ? new long[n] : null;
         double[] doubles = integers ? null : new double[n];
         for (int k = 0; k < n; k++) {
+            budget.checkTime();
             skipSpace(true);
             if (b[pos] == ',') {
                 pos++;

@@ -123,6 +123,7 @@ final class FbxBinaryReader {
         stack.push(root);
         long pos = HEADER_LENGTH;
         while (true) {
+            budget.checkTime();
             Frame parent = stack.peek();
             if (parent.end - pos < recordHeader) {
                 throw cutShort(parent, root, pos);
@@ -367,6 +368,7 @@ final class FbxBinaryReader {
         long done = 0;
         try {
             while (done < bytes) {
+                budget.checkTimeNow();
                 // CHUNK is a multiple of every element size, so chunks never split an element
                 int target = (int) Math.min(CHUNK, bytes - done);
                 int fill = 0;

@@ -2,6 +2,7 @@ package io.posekit.asset.fbx;
 
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportLimits;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.clip.Curve;
 import java.util.Arrays;
@@ -92,6 +93,10 @@ final class FbxCurves {
         }
         if (n == 0) {
             return null;
+        }
+        if (n > budget.limits().maxKeysPerTrack()) {
+            throw ImportLimits.exceeded(where, n, "keys", budget.limits().maxKeysPerTrack(),
+                    ImportLimits.KEYS_PER_TRACK);
         }
         budget.charge(n, 96, where + " keys");
         double[] t = new double[n];

@@ -142,6 +142,7 @@ final class FbxGeometry {
         int degenerate = 0;
         int triangles = 0;
         for (int c = 0; c < corners; c++) {
+            budget.checkTime();
             int raw = pvi[c];
             int cp = raw < 0 ? ~raw : raw;
             if (cp >= controlPoints) {
@@ -185,6 +186,7 @@ final class FbxGeometry {
         int unique = 0;
         polygonStart[polygonCount] = corners;
         for (int p = 0; p < polygonCount; p++) {
+            budget.checkTime();
             int first = polygonStart[p];
             int end = polygonStart[p + 1];
             if (end - first < 3) {

@@ -61,7 +61,7 @@ final class FbxHierarchy {
         List<FbxScene.FbxObject> models = scene.objects("Model");
         if (models.size() > limits.maxNodes()) {
             throw ImportException.tooLarge("the file has " + models.size() + " Models; the limit is " + limits.maxNodes()
-                    + " nodes");
+                    + " nodes (" + ImportLimits.NODES + ")");
         }
         budget.charge(models.size(), 512, "FBX Model transforms");
         FbxHierarchy h = new FbxHierarchy(models);
@@ -71,6 +71,7 @@ final class FbxHierarchy {
         h.link(scene, warnings);
         int[] order = h.parentFirst();
         for (int i : order) {
+            budget.checkTime();
             h.resolve(scene, i, warnings);
         }
         for (int i = 0; i < models.size(); i++) {

@@ -79,6 +79,7 @@ public final class FbxImporter implements AssetImporter {
         Map<Long, FbxGeometry.Mesh> decoded = new HashMap<>();
         Map<Long, Primitive> rigid = new HashMap<>();
         for (int i = 0; i < nodes.nodes().size(); i++) {
+            budget.checkTime();
             FbxScene.FbxObject model = nodes.model(i);
             for (FbxScene.FbxObject geometry : scene.sources(model.id(), "Geometry", null)) {
                 if (!geometry.subclass().equals("Mesh")) {

@@ -129,6 +129,7 @@ final class FbxScene {
         budget.charge(section.children().size(), ENTRY_BYTES, "FBX objects index");
         int skipped = 0;
         for (FbxNode record : section.children()) {
+            budget.checkTime();
             if (record.properties().isEmpty() || !isInteger(record.property(0))) {
                 skipped++;
                 continue;
@@ -162,6 +163,7 @@ final class FbxScene {
         int dangling = 0;
         int index = 0;
         for (FbxNode c : section.children()) {
+            budget.checkTime();
             index++;
             if (!c.name().equals("C")) {
                 continue;

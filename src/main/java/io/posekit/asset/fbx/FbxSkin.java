@@ -2,6 +2,7 @@ package io.posekit.asset.fbx;
 
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportLimits;
 import io.posekit.asset.ImportScene;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.skinning.Primitive;
@@ -117,6 +118,7 @@ final class FbxSkin {
         int missingBone = 0;
         int poseMismatch = 0;
         for (FbxScene.FbxObject cluster : scene.sources(skin.id(), "Deformer", "Cluster")) {
+            budget.checkTime();
             String cw = where + " cluster '" + FbxScene.display(cluster.name()) + "'";
             List<FbxScene.FbxObject> bones = scene.sources(cluster.id(), "Model", null);
             Integer bone = bones.isEmpty() ? null : nodes.indexOf(bones.getFirst().id());
@@ -170,6 +172,7 @@ final class FbxSkin {
                             + weights.length);
                 }
                 for (int i = 0; i < indexes.length; i++) {
+                    budget.checkTime();
                     if (indexes[i] < 0 || indexes[i] >= points) {
                         throw ImportException.invalid(cw + ": Indexes[" + i + "] = " + indexes[i] + " is out of range for"
                                 + " the " + points + " control points of " + geometry.label());
@@ -227,6 +230,7 @@ final class FbxSkin {
             used[cp] = true;
         }
         int max = 0;
+        int maxPoint = 0;
         int unweighted = 0;
         int offSum = 0;
         double low = Double.MAX_VALUE;
@@ -243,7 +247,15 @@ final class FbxSkin {
                 low = Math.min(low, sum[p]);
                 high = Math.max(high, sum[p]);
             }
-            max = Math.max(max, count[p]);
+            if (count[p] > max) {
+                max = count[p];
+                maxPoint = p;
+            }
+        }
+        int limit = budget.limits().maxInfluencesPerVertex();
+        if (max > limit) {
+            throw ImportLimits.exceeded(where + ": control point " + maxPoint, max, "joint influences", limit,
+                    ImportLimits.INFLUENCES_PER_VERTEX);
         }
         int k = 4 * ((max + 3) / 4);
         int meshJoint = unweighted > 0 ? joints.size() : -1;
@@ -302,6 +314,7 @@ final class FbxSkin {
         int[] vertexJoints = new int[vertices * k];
         float[] vertexWeights = new float[vertices * k];
         for (int v = 0; v < vertices; v++) {
+            budget.checkTime();
             int p = mesh.controlPoints()[v];
             System.arraycopy(pointJoints, p * k, vertexJoints, v * k, k);
             System.arraycopy(pointWeights, p * k, vertexWeights, v * k, k);

@@ -27,6 +27,11 @@ final class AccessorReader {
     private final float[][] floats;
     private final int[][] ints;
 
+    /** The import's budget (its limits and deadline). */
+    DecodeBudget budget() {
+        return budget;
+    }
+
     AccessorReader(GltfDocument doc, BufferResolver buffers, DecodeBudget budget) {
         this.doc = doc;
         this.buffers = buffers;
@@ -91,6 +96,7 @@ final class AccessorReader {
 
     private int allocate(Accessor a) {
         long total = a.totalComponents();
+        budget.checkTimeNow();
         budget.charge(total, 4, a.describe());
         if (total > Integer.MAX_VALUE - 16) {
             throw ImportException.tooLarge(a.describe() + ": " + total + " components do not fit in one array");
@@ -107,6 +113,7 @@ final class AccessorReader {
             ByteBuffer b = a.view().data();
             boolean norm = a.normalized();
             for (int i = 0, o = 0; i < a.count(); i++) {
+                budget.checkTime();
                 int base = a.byteOffset() + i * a.stride();
                 for (int c = 0; c < n; c++) {
                     out[o++] = readFloat(b, base + offsets[c], ct, norm);
@@ -140,6 +147,7 @@ final class AccessorReader {
         if (a.view() != null) {
             ByteBuffer b = a.view().data();
             for (int i = 0, o = 0; i < a.count(); i++) {
+                budget.checkTime();
                 int base = a.byteOffset() + i * a.stride();
                 for (int c = 0; c < n; c++) {
                     out[o++] = readInt(b, base + offsets[c], ct);

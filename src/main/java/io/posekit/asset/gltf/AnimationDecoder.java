@@ -1,5 +1,6 @@
 package io.posekit.asset.gltf;
 
+import io.posekit.asset.ImportLimits;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.ImportScene;
@@ -38,6 +39,10 @@ final class AnimationDecoder {
      */
     List<ImportScene.Clip> decode(SceneGraph graph) {
         int count = doc.count("animations");
+        int maxClips = accessors.budget().limits().maxClips();
+        if (count > maxClips) {
+            throw ImportLimits.exceeded("the asset", count, "animations", maxClips, ImportLimits.CLIPS);
+        }
         List<ImportScene.Clip> clips = new ArrayList<>(count);
         for (int a = 0; a < count; a++) {
             clips.add(decodeAnimation(a, graph));
@@ -55,6 +60,7 @@ final class AnimationDecoder {
         List<Track> tracks = new ArrayList<>(channels.size());
         int outside = 0;
         for (int c = 0; c < channels.size(); c++) {
+            accessors.budget().checkTime();
             String cw = where + " channel " + c;
             JsonNode channel = channels.get(c);
             if (!channel.isObject()) {
@@ -115,6 +121,11 @@ final class AnimationDecoder {
                     + "' is not LINEAR, STEP or CUBICSPLINE");
         }
         Accessor input = accessors.require(Json.reqInt(sampler, "input", where), AccessorUsage.KEY_TIMES, "input", where);
+        int maxKeys = accessors.budget().limits().maxKeysPerTrack();
+        if (input.count() > maxKeys) {
+            throw ImportLimits.exceeded(where + ": input " + input.describe(), input.count(), "keys", maxKeys,
+                    ImportLimits.KEYS_PER_TRACK);
+        }
         float[] times = accessors.floats(input);
         checkTimes(times, input, where);
         AccessorUsage usage = switch (property) {

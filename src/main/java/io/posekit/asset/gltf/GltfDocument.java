@@ -1,5 +1,7 @@
 package io.posekit.asset.gltf;
 
+import java.io.ByteArrayInputStream;
+import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -41,12 +43,17 @@ final class GltfDocument {
      *     an {@code asset.version} whose major version is not 2, or requires unsupported extensions
      */
     static GltfDocument parse(byte[] bytes, int offset, int length, String what) {
+        return parse(bytes, offset, length, what, new DecodeBudget(Long.MAX_VALUE));
+    }
+
+    /** {@link #parse(byte[], int, int, String)} under the import's parse-time deadline. */
+    static GltfDocument parse(byte[] bytes, int offset, int length, String what, DecodeBudget budget) {
         if (length >= 3 && (bytes[offset] & 0xFF) == 0xEF && (bytes[offset + 1] & 0xFF) == 0xBB
                 && (bytes[offset + 2] & 0xFF) == 0xBF) {
             offset += 3;
             length -= 3;
         }
-        JsonNode root = readTree(bytes, offset, length, what);
+        JsonNode root = readTree(bytes, offset, length, what, budget);
         if (root == null || !root.isObject()) {
             throw ImportException.invalid(what + " must be a JSON object, not " + Json.quote(root));
         }
@@ -56,7 +63,7 @@ final class GltfDocument {
         return doc;
     }
 
-    private static JsonNode readTree(byte[] bytes, int offset, int length, String what) {
+    private static JsonNode readTree(byte[] bytes, int offset, int length, String what, DecodeBudget budget) {
         int limit = Math.max(length, 1);
         StreamReadConstraints constraints = StreamReadConstraints.builder()
                 .maxNestingDepth(MAX_NESTING_DEPTH)
@@ -67,8 +74,18 @@ final class GltfDocument {
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .build();
         try {
-            return mapper.readTree(bytes, offset, length);
+            // through a stream that checks the time whenever the parser fetches more bytes
+            return mapper.readTree(new ByteArrayInputStream(bytes, offset, length) {
+                @Override
+                public synchronized int read(byte[] b, int off, int len) {
+                    budget.checkTimeNow();
+                    return super.read(b, off, Math.min(len, 64 * 1024));
+                }
+            });
         } catch (JacksonException e) {
+            if (e.getCause() instanceof ImportException timeUp) {
+                throw timeUp;
+            }
             throw ImportException.invalid(what + " is malformed" + location(e) + ": " + firstLine(e.getOriginalMessage()));
         }
     }

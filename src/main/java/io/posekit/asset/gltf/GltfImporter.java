@@ -50,6 +50,7 @@ public final class GltfImporter implements AssetImporter {
      */
     @Override
     public ImportScene read(SourceFile main, SourceFiles upload, ImportLimits limits) {
+        DecodeBudget budget = limits.newBudget();
         byte[] bytes = main.bytes();
         boolean glb = GlbContainer.hasMagic(bytes) || main.name().toLowerCase(Locale.ROOT).endsWith(".glb");
         GltfDocument doc;
@@ -57,17 +58,16 @@ public final class GltfImporter implements AssetImporter {
         if (glb) {
             GlbContainer container = GlbContainer.parse(bytes);
             int length = trimPadding(bytes, container.jsonOffset(), container.jsonLength());
-            doc = GltfDocument.parse(bytes, container.jsonOffset(), length, "GLB JSON chunk");
+            doc = GltfDocument.parse(bytes, container.jsonOffset(), length, "GLB JSON chunk", budget);
             bin = container.bin();
         } else {
-            doc = GltfDocument.parse(bytes, 0, bytes.length, "glTF JSON");
+            doc = GltfDocument.parse(bytes, 0, bytes.length, "glTF JSON", budget);
         }
-        DecodeBudget budget = limits.newBudget();
         ImportWarnings warnings = new ImportWarnings();
         BufferResolver buffers = new BufferResolver(doc, main, upload, bin, glb, budget, warnings);
         AccessorReader accessors = new AccessorReader(doc, buffers, budget);
         SceneGraph graph = SceneGraph.build(doc, limits, warnings);
-        SkinDecoder skins = new SkinDecoder(doc, graph, warnings);
+        SkinDecoder skins = new SkinDecoder(doc, graph, limits, warnings);
         List<ImportScene.Node> nodes = graph.importNodes(warnings);
         int[] importIndex = graph.importIndex();
         List<ImportScene.Skin> skinList = skins.decode(accessors, importIndex, warnings);

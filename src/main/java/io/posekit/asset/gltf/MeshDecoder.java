@@ -1,5 +1,6 @@
 package io.posekit.asset.gltf;
 
+import io.posekit.asset.ImportLimits;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportWarnings;
@@ -139,6 +140,11 @@ final class MeshDecoder {
         }
         int sets = influenceSets(joints, weights, where);
         int k = 4 * sets;
+        int maxInfluences = budget.limits().maxInfluencesPerVertex();
+        if (k > 4 * ((maxInfluences + 3) / 4)) {
+            throw ImportLimits.exceeded(where, sets, "influence sets (" + k + " joint influences per vertex)",
+                    maxInfluences, ImportLimits.INFLUENCES_PER_VERTEX);
+        }
         int[] packedJoints;
         float[] packedWeights;
         if (sets == 0) {

@@ -44,7 +44,7 @@ final class SceneGraph {
     static SceneGraph build(GltfDocument doc, ImportLimits limits, ImportWarnings warnings) {
         int n = doc.count("nodes");
         if (n > limits.maxNodes()) {
-            throw ImportException.tooLarge("the asset has " + n + " nodes, more than the limit of " + limits.maxNodes());
+            throw ImportLimits.exceeded("the asset", n, "nodes", limits.maxNodes(), ImportLimits.NODES);
         }
         int[] parent = new int[n];
         java.util.Arrays.fill(parent, -1);

@@ -1,5 +1,6 @@
 package io.posekit.asset.gltf;
 
+import io.posekit.asset.ImportLimits;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.ImportScene;
@@ -25,7 +26,7 @@ final class SkinDecoder {
      *
      * @throws ImportException (invalid) on a missing, empty or out-of-range joint list
      */
-    SkinDecoder(GltfDocument doc, SceneGraph graph, ImportWarnings warnings) {
+    SkinDecoder(GltfDocument doc, SceneGraph graph, ImportLimits limits, ImportWarnings warnings) {
         this.doc = doc;
         int count = doc.count("skins");
         joints = new int[count][];
@@ -34,6 +35,10 @@ final class SkinDecoder {
             JsonNode list = Json.reqArray(doc.element("skins", s, "skin"), "joints", where);
             if (list.isEmpty()) {
                 throw ImportException.invalid(where + ": joints must not be empty");
+            }
+            if (list.size() > limits.maxJointsPerSkin()) {
+                throw ImportLimits.exceeded(where, list.size(), "joints", limits.maxJointsPerSkin(),
+                        ImportLimits.JOINTS_PER_SKIN);
             }
             joints[s] = new int[list.size()];
             for (int k = 0; k < list.size(); k++) {

@@ -3,6 +3,7 @@ package io.posekit.asset.iqm;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportLimits;
 import io.posekit.asset.ImportScene;
 import io.posekit.clip.Interpolation;
 import io.posekit.clip.Track;
@@ -64,9 +65,14 @@ final class IqmAnimationDecoder {
                     + "; every joint needs its pose");
         }
         Pose[] poses = readPoses(joints);
+        if (file.numAnims > budget.limits().maxClips()) {
+            throw ImportLimits.exceeded("header: the file", file.numAnims, "anims", budget.limits().maxClips(),
+                    ImportLimits.CLIPS);
+        }
         budget.charge(file.numAnims, 64, "anims");
         List<ImportScene.Clip> clips = new ArrayList<>();
         for (int a = 0; a < file.numAnims; a++) {
+            budget.checkTimeNow();
             clips.add(anim(a, poses));
         }
         return clips;
@@ -77,6 +83,7 @@ final class IqmAnimationDecoder {
         Pose[] poses = new Pose[count];
         long channel = 0;
         for (int j = 0; j < count; j++) {
+            budget.checkTime();
             long at = file.ofsPoses + (long) j * IqmFile.POSE_SIZE;
             String where = "pose " + j;
             int parent = Math.max(file.i32(at), -1);
@@ -133,6 +140,10 @@ final class IqmAnimationDecoder {
         if (count > 1 && !Float.isFinite((float) ((count - 1) / (double) framerate))) {
             throw ImportException.invalid(where + ": framerate " + framerate + " is too small: the anim would last forever");
         }
+        if (count > budget.limits().maxKeysPerTrack()) {
+            throw ImportLimits.exceeded(where, count, "frames (keys per track)", budget.limits().maxKeysPerTrack(),
+                    ImportLimits.KEYS_PER_TRACK);
+        }
         int frames = (int) count;
         budget.charge(frames, 4, where + " key times");
         float[] times = new float[frames];
@@ -161,6 +172,7 @@ final class IqmAnimationDecoder {
         double[] v = new double[width];
         double[] previous = null;
         for (int f = 0; f < keys; f++) {
+            budget.checkTime();
             long frameStart = file.ofsFrames + 2 * ((firstFrame + f) * file.numFrameChannels + pose.firstChannel());
             // stored channels of this pose before channel0 come first within its block
             int stored = Integer.bitCount(pose.mask() & ((1 << channel0) - 1));

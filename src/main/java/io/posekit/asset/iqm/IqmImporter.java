@@ -56,9 +56,9 @@ public final class IqmImporter implements AssetImporter {
      */
     @Override
     public ImportScene read(SourceFile main, SourceFiles upload, ImportLimits limits) {
+        DecodeBudget budget = limits.newBudget();
         ImportWarnings warnings = new ImportWarnings();
         IqmFile file = IqmFile.parse(main.bytes());
-        DecodeBudget budget = limits.newBudget();
         IqmSkeleton skeleton = IqmSkeleton.read(file, rootName(main), limits, budget, warnings);
         List<ImportScene.MeshInstance> meshes = new IqmMeshDecoder(file, skeleton, budget, warnings).decode();
         List<ImportScene.Clip> clips = new IqmAnimationDecoder(file, skeleton, budget, warnings).decode();

@@ -3,6 +3,7 @@ package io.posekit.asset.iqm;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportLimits;
 import io.posekit.asset.ImportScene;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.PrimitiveMode;
@@ -62,6 +63,7 @@ final class IqmMeshDecoder {
         budget.charge(meshCount, 64, "meshes");
         List<ImportScene.MeshInstance> out = new ArrayList<>();
         for (int m = 0; m < meshCount; m++) {
+            budget.checkTimeNow();
             long at = file.ofsMeshes + (long) m * IqmFile.MESH_SIZE;
             String name = file.text(file.u32(at), "mesh " + m + " name");
             file.text(file.u32(at + 4), "mesh " + m + " material");
@@ -157,6 +159,11 @@ final class IqmMeshDecoder {
         }
         VertexArray indexArray = byType[VertexArray.BLENDINDEXES];
         int s = indexArray == null ? 0 : indexArray.size();
+        int maxInfluences = budget.limits().maxInfluencesPerVertex();
+        if (s > maxInfluences) {
+            throw ImportLimits.exceeded(indexArray.describe(), s, "joint influences per vertex", maxInfluences,
+                    ImportLimits.INFLUENCES_PER_VERTEX);
+        }
         int k = 4 * ((s + 3) / 4);
         if (3 * vertexCount > Integer.MAX_VALUE - 16 || 3 * triangleCount > Integer.MAX_VALUE - 16
                 || k * vertexCount > Integer.MAX_VALUE - 16) {
@@ -195,6 +202,7 @@ final class IqmMeshDecoder {
         float[] out = new float[n * width];
         int stored = Math.min(width, array.size());
         for (int v = 0; v < n; v++) {
+            budget.checkTime();
             for (int c = 0; c < stored; c++) {
                 double x = array.value(file, first + v, c);
                 float f = (float) x;
@@ -215,6 +223,7 @@ final class IqmMeshDecoder {
         budget.charge(3L * count, 4, where + " indices");
         int[] out = new int[3 * count];
         for (int t = 0; t < count; t++) {
+            budget.checkTime();
             long at = file.ofsTriangles + (firstTriangle + t) * IqmFile.TRIANGLE_SIZE;
             for (int c = 0; c < 3; c++) {
                 long vertex = file.u32(at + 4L * c);
@@ -239,6 +248,7 @@ final class IqmMeshDecoder {
         VertexArray weightArray = byType[VertexArray.BLENDWEIGHTS];
         int jointCount = skeleton.jointCount();
         for (int v = 0; v < n; v++) {
+            budget.checkTime();
             long fileVertex = first + v;
             for (int c = 0; c < s; c++) {
                 double w = weightArray.normalized(file, fileVertex, c);

@@ -44,7 +44,12 @@ final class IqmSkeleton {
     static IqmSkeleton read(IqmFile file, String rootName, ImportLimits limits, DecodeBudget budget, ImportWarnings warnings) {
         if (file.numJoints >= limits.maxNodes()) {
             throw ImportException.tooLarge("header: num_joints " + file.numJoints + " (plus the root node) exceeds the limit of "
-                    + limits.maxNodes() + " nodes");
+                    + limits.maxNodes() + " nodes (" + ImportLimits.NODES + ")");
+        }
+        if (file.numJoints > limits.maxJointsPerSkin()) {
+            // every joint is in the one skin
+            throw ImportLimits.exceeded("header: the skin", file.numJoints, "joints (num_joints)",
+                    limits.maxJointsPerSkin(), ImportLimits.JOINTS_PER_SKIN);
         }
         int n = (int) file.numJoints;
         budget.charge(n, 16 * 4 + 64, "joints");
@@ -56,6 +61,7 @@ final class IqmSkeleton {
         float[] ibm = new float[16 * n];
         double[] local = new double[16];
         for (int j = 0; j < n; j++) {
+            budget.checkTime();
             long at = file.ofsJoints + (long) j * IqmFile.JOINT_SIZE;
             String name = file.text(file.u32(at), "joint " + j + " name");
             String where = "joint " + j + (name == null ? "" : " ('" + name + "')");

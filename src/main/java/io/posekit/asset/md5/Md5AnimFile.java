@@ -100,7 +100,7 @@ final class Md5AnimFile {
      */
     static Md5AnimFile parse(SourceFile file, ImportLimits limits, DecodeBudget budget) {
         String name = file.baseName();
-        Md5Lexer lex = new Md5Lexer(name, file.bytes());
+        Md5Lexer lex = new Md5Lexer(name, file.bytes(), budget);
         lex.expectVersion10();
         int numFrames = -1;
         int numJoints = -1;
@@ -122,13 +122,18 @@ final class Md5AnimFile {
                 if (numFrames == 0) {
                     throw ImportException.invalid(at + ": numFrames is 0; an animation needs at least one frame");
                 }
+                if (numFrames > limits.maxKeysPerTrack()) {
+                    throw ImportLimits.exceeded(at + ": the animation", numFrames, "frames (keys per track)",
+                            limits.maxKeysPerTrack(), ImportLimits.KEYS_PER_TRACK);
+                }
             } else if (lex.isWord("numJoints")) {
                 String at = lex.where();
                 lex.advance();
                 numJoints = Md5MeshFile.count(lex, "numJoints", MIN_HIERARCHY, numJoints);
                 if (numJoints >= limits.maxNodes()) {
                     throw ImportException.tooLarge(at + ": numJoints " + numJoints
-                            + " (plus the root node) exceeds the limit of " + limits.maxNodes() + " nodes");
+                            + " (plus the root node) exceeds the limit of " + limits.maxNodes() + " nodes ("
+                            + ImportLimits.NODES + ")");
                 }
             } else if (lex.isWord("frameRate")) {
                 lex.advance();

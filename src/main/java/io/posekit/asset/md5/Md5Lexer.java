@@ -1,6 +1,7 @@
 package io.posekit.asset.md5;
 
 import io.posekit.asset.ImportException;
+import io.posekit.asset.DecodeBudget;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -21,6 +22,7 @@ final class Md5Lexer {
 
     private final String file;
     private final String text;
+    private final DecodeBudget budget;
     private int pos;
     private int line = 1;
 
@@ -29,9 +31,10 @@ final class Md5Lexer {
     private int tokenLine;
     private int tokenStart;
 
-    /** A lexer over {@code bytes} (UTF-8) of the file named {@code file} (for messages). */
-    Md5Lexer(String file, byte[] bytes) {
+    /** A lexer over {@code bytes} (UTF-8) of the file named {@code file} (for messages), under the import's deadline. */
+    Md5Lexer(String file, byte[] bytes, DecodeBudget budget) {
         this.file = file;
+        this.budget = budget;
         this.text = new String(bytes, StandardCharsets.UTF_8);
         advance();
     }
@@ -158,6 +161,7 @@ final class Md5Lexer {
 
     /** Moves to the next token. */
     void advance() {
+        budget.checkTime();
         skipSpaceAndComments();
         tokenLine = line;
         tokenStart = pos;

@@ -84,7 +84,7 @@ final class Md5MeshFile {
      *     line); unsupported (415) for an MD5Version other than 10; too large (413) past a limit
      */
     static Md5MeshFile parse(SourceFile file, ImportLimits limits, DecodeBudget budget) {
-        Md5Lexer lex = new Md5Lexer(file.baseName(), file.bytes());
+        Md5Lexer lex = new Md5Lexer(file.baseName(), file.bytes(), budget);
         lex.expectVersion10();
         int numJoints = -1;
         int numMeshes = -1;
@@ -100,7 +100,13 @@ final class Md5MeshFile {
                 numJoints = count(lex, "numJoints", MIN_JOINT, numJoints);
                 if (numJoints >= limits.maxNodes()) {
                     throw ImportException.tooLarge(at + ": numJoints " + numJoints
-                            + " (plus the root node) exceeds the limit of " + limits.maxNodes() + " nodes");
+                            + " (plus the root node) exceeds the limit of " + limits.maxNodes() + " nodes ("
+                            + ImportLimits.NODES + ")");
+                }
+                if (numJoints > limits.maxJointsPerSkin()) {
+                    // every joint is in the mesh's one skin
+                    throw ImportLimits.exceeded(at + ": the skin", numJoints, "joints (numJoints)",
+                            limits.maxJointsPerSkin(), ImportLimits.JOINTS_PER_SKIN);
                 }
             } else if (lex.isWord("numMeshes")) {
                 lex.advance();
@@ -239,7 +245,13 @@ final class Md5MeshFile {
                 lex.number(mesh + " vert " + verts + " v");
                 lex.expectPunct(')');
                 firstWeight[verts] = nonNegative(lex, mesh + " vert " + verts + " weight start");
+                String countAt = lex.where();
                 weightCount[verts] = nonNegative(lex, mesh + " vert " + verts + " weight count");
+                int maxInfluences = budget.limits().maxInfluencesPerVertex();
+                if (weightCount[verts] > maxInfluences) {
+                    throw ImportLimits.exceeded(countAt + ": " + mesh + " vert " + verts, weightCount[verts],
+                            "weights (joint influences)", maxInfluences, ImportLimits.INFLUENCES_PER_VERTEX);
+                }
                 verts++;
             } else if (lex.isWord("numtris")) {
                 lex.advance();

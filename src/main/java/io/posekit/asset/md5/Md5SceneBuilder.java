@@ -127,6 +127,7 @@ final class Md5SceneBuilder {
         int unweighted = 0;
         List<Md5MeshFile.Joint> skeleton = file.joints();
         for (int v = 0; v < n; v++) {
+            budget.checkTime();
             double x = 0;
             double y = 0;
             double z = 0;

@@ -54,6 +54,7 @@ final class ClipAssembler {
         for (XDocument.AnimationSet set : doc.animationSets) {
             List<Track> tracks = new ArrayList<>();
             for (XDocument.Animation a : set.animations()) {
+                budget.checkTime();
                 tracks(a, ticksPerSecond, tracks);
             }
             if (tracks.isEmpty()) {
@@ -148,6 +149,7 @@ final class ClipAssembler {
         float[] rk = new float[4];
         float[] sk = new float[3];
         for (int i = 0; i < n; i++) {
+            budget.checkTime();
             scene.decompose(Handedness.matrix(k.values(), 16 * i), tk, rk, sk, k.where() + ": a key matrix");
             System.arraycopy(tk, 0, t, 3 * i, 3);
             System.arraycopy(rk, 0, r, 4 * i, 4);

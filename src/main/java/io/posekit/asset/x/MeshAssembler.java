@@ -3,6 +3,7 @@ package io.posekit.asset.x;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportLimits;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.PrimitiveMode;
 import java.util.ArrayList;
@@ -23,12 +24,10 @@ import java.util.List;
  *
  * <p><b>Influences.</b> Every influence of a position (one per SkinWeights entry naming it, in SkinWeights order),
  * carried to every vertex split from it; {@code k = 4·ceil(max/4)} slots per vertex, padded with weight 0; weights
- * as stored. More than {@value #MAX_INFLUENCES} influences on one vertex is too large.
+ * as stored. More than {@link io.posekit.asset.ImportLimits#maxInfluencesPerVertex()} influences on one vertex is too
+ * large.
  */
 final class MeshAssembler {
-
-    /** The most influences a vertex may have (as for COLLADA). */
-    static final int MAX_INFLUENCES = 64;
 
     private MeshAssembler() {
     }
@@ -194,10 +193,11 @@ final class MeshAssembler {
             total += m.bones.get(b).vertices().length;
         }
         int max = 0;
+        int limit = budget.limits().maxInfluencesPerVertex();
         for (int p = 0; p < positions; p++) {
-            if (start[p + 1] > MAX_INFLUENCES) {
-                throw ImportException.tooLarge(m.where + ": vertex " + p + " has " + start[p + 1]
-                        + " joint influences; at most " + MAX_INFLUENCES + " are supported");
+            if (start[p + 1] > limit) {
+                throw ImportLimits.exceeded(m.where + ": vertex " + p, start[p + 1], "joint influences", limit,
+                        ImportLimits.INFLUENCES_PER_VERTEX);
             }
             max = Math.max(max, start[p + 1]);
             start[p + 1] += start[p];

@@ -47,11 +47,12 @@ final class Mszip {
         long compressed = file.length - (start + 4L);
         if (size > limits.maxZipBytes()) {
             throw ImportException.tooLarge(where + " declares " + size + " decompressed bytes; the limit is "
-                    + limits.maxZipBytes());
+                    + limits.maxZipBytes() + " (" + ImportLimits.ZIP_BYTES + ")");
         }
         if (size > Math.max(1, compressed) * (long) limits.maxZipRatio()) {
             throw ImportException.tooLarge(where + " declares " + size + " decompressed bytes from " + compressed
-                    + " compressed bytes, a ratio above the limit of " + limits.maxZipRatio() + " (a zip bomb?)");
+                    + " compressed bytes, a ratio above the limit of " + limits.maxZipRatio() + " (" + ImportLimits.ZIP_RATIO
+                    + "; a zip bomb?)");
         }
         if (size > Integer.MAX_VALUE - 16) {
             throw ImportException.tooLarge(where + " declares " + size + " decompressed bytes, more than one array holds");
@@ -66,6 +67,7 @@ final class Mszip {
         Inflater inflater = new Inflater(true);
         try {
             while (pos < file.length) {
+                budget.checkTime();
                 String b = where + " block " + block + " at byte " + pos;
                 if (file.length - pos < 6) {
                     throw ImportException.invalid(b + " is cut short: its 6-byte block header needs " + 6 + " bytes, "

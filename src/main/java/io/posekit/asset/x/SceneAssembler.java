@@ -67,6 +67,7 @@ final class SceneAssembler {
 
     void build() {
         for (int i = 0; i < doc.frames.size(); i++) {
+            budget.checkTime();
             XDocument.Frame f = doc.frames.get(i);
             nodes.add(frameNode(f, i));
             if (f.name != null) {
@@ -76,6 +77,7 @@ final class SceneAssembler {
         }
         Map<String, List<XDocument.Reference>> references = references();
         for (int mi = 0; mi < doc.meshes.size(); mi++) {
+            budget.checkTimeNow();
             XDocument.Mesh m = doc.meshes.get(mi);
             List<Integer> places = new ArrayList<>();
             if (m.frame >= 0) {
@@ -143,7 +145,8 @@ final class SceneAssembler {
         if (!m.bones.isEmpty()) {
             SkinBuilder builder = skinFor(m);
             boneJoints = builder.lastMapping;
-            skin = builders.indexOf(builder);
+            // the shared builder is always the first, a mesh's own one the last added
+            skin = builder == shared ? 0 : builders.size() - 1;
         }
         Primitive primitive = MeshAssembler.primitive(m, g, boneJoints, budget, warnings);
         if (places.isEmpty()) {
@@ -165,6 +168,7 @@ final class SceneAssembler {
         float[][] inverseBinds = new float[bones][];
         List<String> missing = new ArrayList<>();
         for (int b = 0; b < bones; b++) {
+            budget.checkTime();
             XDocument.Bone bone = m.bones.get(b);
             float[] ibm = Handedness.matrix(bone.offset(), 0);
             inverseBinds[b] = ibm;
@@ -211,6 +215,7 @@ final class SceneAssembler {
     private int boneNode(XDocument.Bone bone, float[] inverseBind) {
         List<Bound> existing = boneNodes.computeIfAbsent(bone.name(), k -> new ArrayList<>());
         for (Bound b : existing) {
+            budget.checkTime();
             if (same(b.inverseBind(), inverseBind)) {
                 return b.node();
             }

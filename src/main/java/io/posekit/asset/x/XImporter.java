@@ -53,10 +53,10 @@ public final class XImporter implements AssetImporter {
      */
     @Override
     public ImportScene read(SourceFile main, SourceFiles upload, ImportLimits limits) {
+        DecodeBudget budget = limits.newBudget();
         byte[] bytes = main.bytes();
         String name = main.baseName();
         XHeader header = XHeader.parse(bytes, name);
-        DecodeBudget budget = limits.newBudget();
         ImportWarnings warnings = new ImportWarnings();
         XTokens tokens;
         if (header.compressed()) {

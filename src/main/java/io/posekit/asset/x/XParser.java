@@ -50,6 +50,7 @@ final class XParser {
      */
     XDocument parse() {
         while (true) {
+            budget.checkTime();
             Kind k = t.peek();
             if (k == Kind.END) {
                 break;
@@ -113,6 +114,7 @@ final class XParser {
      * returns false for anything else.
      */
     private boolean closed(String where, String openedAt) {
+        budget.checkTime();
         Kind k = t.peek();
         if (k == Kind.CLOSE) {
             t.skip();
@@ -152,6 +154,7 @@ final class XParser {
         open(id);
         int level = 1;
         while (level > 0) {
+            budget.checkTime();
             switch (t.peek()) {
                 case END -> throw ImportException.invalid(id + " (opened at " + openedAt
                         + ") is not closed: the data ends at " + t.location());
@@ -198,7 +201,8 @@ final class XParser {
         String name = open("Frame");
         int index = doc.frames.size();
         if (index >= limits.maxNodes()) {
-            throw ImportException.tooLarge("the file has more than " + limits.maxNodes() + " frames (the node limit)");
+            throw ImportException.tooLarge("the file has more than " + limits.maxNodes() + " frames; the limit is "
+                    + limits.maxNodes() + " nodes (" + ImportLimits.NODES + ")");
         }
         String where = "Frame " + (name != null && !name.isEmpty() ? XTokens.quote(name) : "#" + index);
         XDocument.Frame frame = new XDocument.Frame(name, parent, where);
@@ -268,6 +272,7 @@ final class XParser {
         String countWhat = where + " face index count";
         String indexWhat = where + " face vertex index";
         for (int f = 0; f < faces; f++) {
+            budget.checkTime();
             long n = t.readInt(countWhat);
             if (n < 0 || n * t.minBytesPerInt() > t.remainingBytes()) {
                 throw ImportException.invalid(where + ": face " + f + " claims " + n + " indices (" + t.location()
@@ -316,6 +321,7 @@ final class XParser {
         budget.charge(count, 4, what);
         float[] out = new float[(int) count];
         for (int i = 0; i < out.length; i++) {
+            budget.checkTime();
             out[i] = t.readFloat(what);
         }
         return out;
@@ -337,6 +343,7 @@ final class XParser {
         String countWhat = where + " face index count";
         String indexWhat = where + " face normal index";
         for (int f = 0; f < faces; f++) {
+            budget.checkTime();
             long n = t.readInt(countWhat);
             int size = m.faceStart[f + 1] - m.faceStart[f];
             if (n != size) {
@@ -371,6 +378,7 @@ final class XParser {
         }
         t.requireData(count, 0, 2, where);
         for (long i = 0; i < 2 * count; i++) {
+            budget.checkTime();
             t.readFloat(where);
         }
         close(where);
@@ -397,6 +405,7 @@ final class XParser {
         float[] weights = new float[(int) count];
         int n = m.vertexCount();
         for (int i = 0; i < count; i++) {
+            budget.checkTime();
             long v = t.readInt(where + " vertex index");
             if (v < 0 || v >= n) {
                 throw ImportException.invalid(where + ": weight " + i + " refers to vertex " + v + " of " + n + " ("
@@ -405,6 +414,7 @@ final class XParser {
             vertices[i] = (int) v;
         }
         for (int i = 0; i < count; i++) {
+            budget.checkTime();
             weights[i] = t.readFloat(where + " weights");
         }
         float[] offset = new float[16];
@@ -436,6 +446,10 @@ final class XParser {
         String openedAt = t.location();
         String name = open("AnimationSet");
         int index = doc.animationSets.size();
+        if (index >= limits.maxClips()) {
+            throw ImportException.tooLarge("the file has more than " + limits.maxClips() + " AnimationSets; the limit is "
+                    + limits.maxClips() + " clips (" + ImportLimits.CLIPS + ")");
+        }
         String where = "AnimationSet " + (name != null && !name.isEmpty() ? XTokens.quote(name) : "#" + index);
         List<XDocument.Animation> animations = new ArrayList<>();
         while (!closed(where, openedAt)) {
@@ -485,6 +499,9 @@ final class XParser {
         int components = XDocument.Keys.components((int) type);
         long count = t.readInt(where + " key count");
         t.requireData(count, 2, components, where + " keys");
+        if (count > limits.maxKeysPerTrack()) {
+            throw ImportLimits.exceeded(where, count, "keys", limits.maxKeysPerTrack(), ImportLimits.KEYS_PER_TRACK);
+        }
         budget.charge(count * (2L + components), 4, where + " keys");
         long[] ticks = new long[(int) count];
         float[] values = new float[(int) count * components];
@@ -495,6 +512,7 @@ final class XParser {
             default -> "matrix";
         };
         for (int k = 0; k < count; k++) {
+            budget.checkTime();
             long tick = t.readInt(where + " key time");
             if (tick < 0) {
                 throw ImportException.invalid(where + ": key " + k + " has the negative time " + tick + " ("

@@ -142,7 +142,7 @@ class RobustnessTest {
         ImportException e = failure(() -> importBytes(bytes(), limits));
         assertThat(e.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
         assertThat(e.getMessage()).isEqualTo("MOTION: 2 frames of 4 tracks needs 128 bytes, which takes the import past"
-                + " its limit of 127 decoded bytes");
+                + " its limit of 127 decoded bytes (posekit.limits.decoded-bytes)");
         assertThat(importBytes(bytes(), new ImportLimits(128, 100, 1, 1, 1)).clips()).hasSize(1);
     }
 
@@ -151,7 +151,7 @@ class RobustnessTest {
         ImportLimits limits = new ImportLimits(1 << 20, 3, 1, 1, 1);
         ImportException e = failure(() -> importBytes(bytes(), limits));
         assertThat(e.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
-        assertThat(e.getMessage()).isEqualTo("line 16: the HIERARCHY has more than 3 joints and end sites; the limit is 3");
+        assertThat(e.getMessage()).isEqualTo("line 16: the HIERARCHY has more than 3 joints and end sites; the limit is 3 (posekit.limits.nodes)");
     }
 
     @Test

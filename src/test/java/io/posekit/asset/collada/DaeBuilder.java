@@ -7,7 +7,7 @@ import java.util.Locale;
  * Writes small COLLADA documents for tests: the document skeleton (asset, libraries, scene) around XML fragments
  * the test supplies, plus helpers for the verbose parts ({@code <source>}s, a sampler with its channel).
  */
-final class DaeBuilder {
+public final class DaeBuilder {
 
     private String upAxis;
     private String unit;
@@ -22,34 +22,34 @@ final class DaeBuilder {
     private final StringBuilder libraryNodes = new StringBuilder();
     private final StringBuilder nodes = new StringBuilder();
 
-    DaeBuilder upAxis(String axis) {
+    public DaeBuilder upAxis(String axis) {
         this.upAxis = axis;
         return this;
     }
 
-    DaeBuilder unit(String meter) {
+    public DaeBuilder unit(String meter) {
         this.unit = meter;
         return this;
     }
 
-    DaeBuilder version(String v) {
+    public DaeBuilder version(String v) {
         this.version = v;
         return this;
     }
 
-    DaeBuilder namespace(String ns) {
+    public DaeBuilder namespace(String ns) {
         this.namespace = ns;
         return this;
     }
 
-    DaeBuilder scene(String id, String name) {
+    public DaeBuilder scene(String id, String name) {
         this.sceneId = id;
         this.sceneName = name;
         return this;
     }
 
     /** Adds {@code <geometry id name><mesh>meshContent</mesh></geometry>}. */
-    DaeBuilder geometry(String id, String name, String meshContent) {
+    public DaeBuilder geometry(String id, String name, String meshContent) {
         geometries.append("<geometry id=\"").append(id).append('"')
                 .append(name == null ? "" : " name=\"" + name + "\"").append("><mesh>").append(meshContent)
                 .append("</mesh></geometry>\n");
@@ -57,38 +57,38 @@ final class DaeBuilder {
     }
 
     /** Adds a raw element to {@code <library_geometries>}. */
-    DaeBuilder rawGeometry(String xml) {
+    public DaeBuilder rawGeometry(String xml) {
         geometries.append(xml).append('\n');
         return this;
     }
 
-    DaeBuilder controller(String xml) {
+    public DaeBuilder controller(String xml) {
         controllers.append(xml).append('\n');
         return this;
     }
 
-    DaeBuilder animation(String xml) {
+    public DaeBuilder animation(String xml) {
         animations.append(xml).append('\n');
         return this;
     }
 
-    DaeBuilder clip(String xml) {
+    public DaeBuilder clip(String xml) {
         clips.append(xml).append('\n');
         return this;
     }
 
-    DaeBuilder libraryNode(String xml) {
+    public DaeBuilder libraryNode(String xml) {
         libraryNodes.append(xml).append('\n');
         return this;
     }
 
     /** Adds a top-level node of the visual scene. */
-    DaeBuilder node(String xml) {
+    public DaeBuilder node(String xml) {
         nodes.append(xml).append('\n');
         return this;
     }
 
-    String toXml() {
+    public String toXml() {
         StringBuilder s = new StringBuilder();
         s.append("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
         s.append("<COLLADA").append(namespace == null ? "" : " xmlns=\"" + namespace + "\"")
@@ -114,7 +114,7 @@ final class DaeBuilder {
         return s.toString();
     }
 
-    byte[] toBytes() {
+    public byte[] toBytes() {
         return toXml().getBytes(StandardCharsets.UTF_8);
     }
 
@@ -125,7 +125,7 @@ final class DaeBuilder {
     }
 
     /** A float {@code <source>} whose accessor has one named param per letter of {@code params} (e.g. "XYZ"). */
-    static String floats(String id, String params, double... values) {
+    public static String floats(String id, String params, double... values) {
         StringBuilder p = new StringBuilder();
         for (char c : params.toCharArray()) {
             p.append("<param name=\"").append(c).append("\" type=\"float\"/>");
@@ -134,18 +134,18 @@ final class DaeBuilder {
     }
 
     /** A float source of 4×4 matrices (param TRANSFORM float4x4). */
-    static String matrices(String id, double... values) {
+    public static String matrices(String id, double... values) {
         return floatSource(id, 16, values.length / 16, "<param name=\"TRANSFORM\" type=\"float4x4\"/>", values);
     }
 
-    static String floatSource(String id, int stride, int count, String params, double... values) {
+    public static String floatSource(String id, int stride, int count, String params, double... values) {
         return "<source id=\"" + id + "\"><float_array id=\"" + id + "-array\" count=\"" + values.length + "\">"
                 + list(values) + "</float_array><technique_common><accessor source=\"#" + id + "-array\" count=\""
                 + count + "\" stride=\"" + stride + "\">" + params + "</accessor></technique_common></source>";
     }
 
     /** A {@code Name_array} (or other name-like array) source with one param. */
-    static String names(String id, String arrayTag, String param, String... names) {
+    public static String names(String id, String arrayTag, String param, String... names) {
         return "<source id=\"" + id + "\"><" + arrayTag + " id=\"" + id + "-array\" count=\"" + names.length + "\">"
                 + String.join(" ", names) + "</" + arrayTag + "><technique_common><accessor source=\"#" + id
                 + "-array\" count=\"" + names.length + "\" stride=\"1\"><param name=\"" + param + "\" type=\"name\"/>"
@@ -153,7 +153,7 @@ final class DaeBuilder {
     }
 
     /** Space-separated numbers, integers without a fraction. */
-    static String list(double... values) {
+    public static String list(double... values) {
         StringBuilder s = new StringBuilder();
         for (int i = 0; i < values.length; i++) {
             if (i > 0) {
@@ -170,7 +170,7 @@ final class DaeBuilder {
      * interpolation names (or {@code null}), and optional tangent sources' XML (already built, ids
      * {@code id-in}/{@code id-out}).
      */
-    static String animation(String id, String target, double[] times, int stride, double[] values, String[] interpolations,
+    public static String animation(String id, String target, double[] times, int stride, double[] values, String[] interpolations,
             String inTangents, String outTangents) {
         StringBuilder s = new StringBuilder();
         s.append("<animation id=\"").append(id).append("\">");
@@ -207,19 +207,19 @@ final class DaeBuilder {
     }
 
     /** {@link #animation} with LINEAR keys (no INTERPOLATION source) and no tangents. */
-    static String linear(String id, String target, double[] times, int stride, double... values) {
+    public static String linear(String id, String target, double[] times, int stride, double... values) {
         return animation(id, target, times, stride, values, null, null, null);
     }
 
     /** An {@code n}-fold repetition of {@code word}. */
-    static String[] repeat(String word, int n) {
+    public static String[] repeat(String word, int n) {
         String[] out = new String[n];
         java.util.Arrays.fill(out, word);
         return out;
     }
 
     /** A unit cube-ish quad mesh: 4 positions, 1 normal, one polylist quad (VERTEX offset 0, NORMAL offset 1). */
-    static String quadMesh(String id) {
+    public static String quadMesh(String id) {
         return floats(id + "-positions", "XYZ", 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0)
                 + floats(id + "-normals", "XYZ", 0, 0, 1)
                 + "<vertices id=\"" + id + "-vertices\"><input semantic=\"POSITION\" source=\"#" + id + "-positions\"/></vertices>"

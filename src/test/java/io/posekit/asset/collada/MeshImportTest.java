@@ -226,7 +226,7 @@ class MeshImportTest {
         ImportException e = ColladaTestSupport.failure(() -> importDae(meshWith(lying)));
         assertThat(e.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
         assertThat(e.getMessage()).isEqualTo("float_array 's-arr' needs 8000000000 bytes, which takes the import past "
-                + "its limit of 1073741824 decoded bytes");
+                + "its limit of 1073741824 decoded bytes (posekit.limits.decoded-bytes)");
         // a small budget stops an honest file too, with the same precise 413
         ImportLimits tiny = new ImportLimits(100, 1000, 10, 1000, 10);
         ImportException small = ColladaTestSupport.failure(() ->

@@ -197,7 +197,7 @@ class SceneImportTest {
         b.node("<node id=\"top\"><instance_node url=\"#l30\"/></node>");
         var e = ColladaTestSupport.failure(() -> importDae(b));
         assertThat(e.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
-        assertThat(e.getMessage()).isEqualTo("the scene has more than 100000 nodes (the limit)");
+        assertThat(e.getMessage()).isEqualTo("the scene has more than 100000 nodes; the limit is 100000 (posekit.limits.nodes)");
     }
 
     @Test

@@ -162,7 +162,8 @@ class SkinImportTest {
         ImportException e = failure(() -> importDae(scene(controller(null, "Name_array", new String[] {"s0"},
                 identities(1), new double[] {1}, "65 1 1 1", v + "0 0 0 0 0 0"), INSTANCE)));
         assertThat(e.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
-        assertThat(e.getMessage()).isEqualTo("skin 'ctrl': control vertex 0 has 65 joint influences; at most 64 are supported");
+        assertThat(e.getMessage()).isEqualTo("skin 'ctrl': control vertex 0 has 65 joint influences; the limit is 64"
+                + " (posekit.limits.influences-per-vertex)");
     }
 
     @Test

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportLimits;
 import io.posekit.asset.ImportScene;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -105,9 +106,9 @@ class XmlSafetyTest {
         long start = System.nanoTime();
         ImportException e = failure(() -> importBytes(doc));
         double seconds = (System.nanoTime() - start) / 1e9;
-        assertThat(e.kind()).isEqualTo(ImportException.Kind.INVALID);
+        assertThat(e.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
         assertThat(e.getMessage()).isEqualTo("XML elements are nested deeper than 256 levels (at line 1, column "
-                + (head.length + 3 * 255 + 4) + ")");
+                + (head.length + 3 * 255 + 4) + "); the limit is 256 (posekit.limits.xml-depth)");
         assertThat(seconds).isLessThan(5.0);
     }
 
@@ -128,9 +129,9 @@ class XmlSafetyTest {
         byte[] many = ("<r>" + "<a/>".repeat(10) + "</r>").getBytes(StandardCharsets.UTF_8);
         ImportException e = failure(() -> reader.parse(many));
         assertThat(e.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
-        assertThat(e.getMessage()).isEqualTo("the document has more than 10 XML elements");
-        assertThat(XmlTreeReader.MAX_ELEMENTS).isEqualTo(5_000_000);
-        assertThat(XmlTreeReader.MAX_DEPTH).isEqualTo(256);
+        assertThat(e.getMessage()).isEqualTo("the document has more than 10 XML elements (posekit.limits.xml-elements)");
+        assertThat(ImportLimits.DEFAULT.maxXmlElements()).isEqualTo(5_000_000);
+        assertThat(ImportLimits.DEFAULT.maxXmlDepth()).isEqualTo(256);
     }
 
     @Test

@@ -367,7 +367,7 @@ class FbxBinaryReaderTest {
         assertThat(e.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
         assertThat(e.getMessage()).isEqualTo("FBX record Bomb at byte 27: property 0 (d, float64 array) at byte 44:"
                 + " array of 8388608 doubles (67108864 bytes) needs 67108864 bytes, which takes the import past its"
-                + " limit of 16777216 decoded bytes");
+                + " limit of 16777216 decoded bytes (posekit.limits.decoded-bytes)");
         assertThat(millis).isLessThan(1000);
         if (allocated >= 0) {
             assertThat(allocated).as("bytes allocated while reading").isLessThan(4L << 20);
@@ -459,7 +459,7 @@ class FbxBinaryReaderTest {
         ImportException e = failure(() -> FbxReader.read(f, ImportLimits.DEFAULT, new DecodeBudget(150)));
         assertThat(e.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
         assertThat(e.getMessage()).isEqualTo("FBX record Model at byte 47 needs 112 bytes, which takes the import past"
-                + " its limit of 150 decoded bytes");
+                + " its limit of 150 decoded bytes (posekit.limits.decoded-bytes)");
     }
 
     @Test

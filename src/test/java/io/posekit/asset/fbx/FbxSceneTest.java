@@ -157,7 +157,7 @@ class FbxSceneTest {
         ImportException e = failure(() -> new FbxSceneFixture().model(1, "a", 0).model(2, "b", 0).model(3, "c", 0)
                 .importScene(new ImportLimits(1L << 30, 2, 10, 1L << 30, 10)));
         assertThat(e.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
-        assertThat(e.getMessage()).isEqualTo("the file has 3 Models; the limit is 2 nodes");
+        assertThat(e.getMessage()).isEqualTo("the file has 3 Models; the limit is 2 nodes (posekit.limits.nodes)");
     }
 
     /** A curve record: linear keys at {@code seconds}. */
@@ -259,7 +259,7 @@ class FbxSceneTest {
     }
 
     /** A skinned, animated triangle in FBX 7.4 ASCII as the SDK writes it. */
-    private static final String ASCII = """
+    static final String ASCII = """
             ; FBX 7.4.0 project file
             FBXHeaderExtension:  {
             \tFBXHeaderVersion: 1003

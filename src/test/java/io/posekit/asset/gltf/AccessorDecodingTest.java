@@ -285,6 +285,6 @@ class AccessorDecodingTest {
         ImportException e = failure(() -> r.floats(r.accessor(huge, "accessor", "test")));
         assertThat(e.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
         assertThat(e.getMessage()).isEqualTo("accessor 1 needs 1600000000 bytes, which takes the import past its "
-                + "limit of 1000 decoded bytes");
+                + "limit of 1000 decoded bytes (posekit.limits.decoded-bytes)");
     }
 }

@@ -125,6 +125,6 @@ class DocumentTest {
         ImportLimits limits = new ImportLimits(1L << 30, 10, 10, 1000, 10);
         ImportException e = failure(() -> importFiles(limits, new SourceFile("a.glb", b.toGlb())));
         assertThat(e.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
-        assertThat(e.getMessage()).isEqualTo("the asset has 11 nodes, more than the limit of 10");
+        assertThat(e.getMessage()).isEqualTo("the asset has 11 nodes; the limit is 10 (posekit.limits.nodes)");
     }
 }

@@ -15,7 +15,7 @@ import java.util.Map;
  * header's counts, offsets and filesize filled in. {@link #offsetOf} tells where a section ended up, for tests
  * that corrupt it.
  */
-final class IqmBuilder {
+public final class IqmBuilder {
 
     static final int BYTE = 0;
     static final int UBYTE = 1;
@@ -50,7 +50,7 @@ final class IqmBuilder {
     }
 
     /** Offset of a string in the text block (added once). */
-    int string(String s) {
+    public int string(String s) {
         return strings.computeIfAbsent(s, k -> {
             int at = text.size();
             text.writeBytes(k.getBytes(StandardCharsets.UTF_8));
@@ -59,13 +59,13 @@ final class IqmBuilder {
         });
     }
 
-    IqmBuilder version(int v) {
+    public IqmBuilder version(int v) {
         version = v;
         return this;
     }
 
     /** A joint: translate, rotate (x y z w), scale. */
-    IqmBuilder joint(String name, int parent, float[] t, float[] r, float[] s) {
+    public IqmBuilder joint(String name, int parent, float[] t, float[] r, float[] s) {
         jointNames.add(string(name));
         float[] v = new float[11];
         v[0] = parent;
@@ -77,7 +77,7 @@ final class IqmBuilder {
     }
 
     /** A pose with 10 channel offsets and scales. */
-    IqmBuilder pose(int parent, int mask, float[] offset, float[] scale) {
+    public IqmBuilder pose(int parent, int mask, float[] offset, float[] scale) {
         poseHeads.add(new int[] {parent, mask});
         float[] v = new float[20];
         System.arraycopy(offset, 0, v, 0, 10);
@@ -86,19 +86,19 @@ final class IqmBuilder {
         return this;
     }
 
-    IqmBuilder vertexes(int n) {
+    public IqmBuilder vertexes(int n) {
         numVertexes = n;
         return this;
     }
 
     /** A vertex array whose data is {@code data} (already encoded in {@code format}). */
-    IqmBuilder array(int type, int format, int size, byte[] data) {
+    public IqmBuilder array(int type, int format, int size, byte[] data) {
         arrays.add(new long[] {type, 0, format, size});
         arrayData.add(data);
         return this;
     }
 
-    IqmBuilder floats(int type, int size, float... values) {
+    public IqmBuilder floats(int type, int size, float... values) {
         ByteBuffer b = le(4 * values.length);
         for (float v : values) {
             b.putFloat(v);
@@ -106,7 +106,7 @@ final class IqmBuilder {
         return array(type, FLOAT, size, b.array());
     }
 
-    IqmBuilder ubytes(int type, int size, int... values) {
+    public IqmBuilder ubytes(int type, int size, int... values) {
         byte[] b = new byte[values.length];
         for (int i = 0; i < values.length; i++) {
             b[i] = (byte) values[i];
@@ -114,30 +114,30 @@ final class IqmBuilder {
         return array(type, UBYTE, size, b);
     }
 
-    IqmBuilder triangle(int a, int b, int c) {
+    public IqmBuilder triangle(int a, int b, int c) {
         triangles.add(a);
         triangles.add(b);
         triangles.add(c);
         return this;
     }
 
-    IqmBuilder mesh(String name, String material, int firstVertex, int numVertexes, int firstTriangle, int numTriangles) {
+    public IqmBuilder mesh(String name, String material, int firstVertex, int numVertexes, int firstTriangle, int numTriangles) {
         meshes.add(new long[] {string(name), string(material), firstVertex, numVertexes, firstTriangle, numTriangles});
         return this;
     }
 
-    IqmBuilder anim(String name, int firstFrame, int numFrames, float framerate, int flags) {
+    public IqmBuilder anim(String name, int firstFrame, int numFrames, float framerate, int flags) {
         anims.add(new long[] {string(name), firstFrame, numFrames, Float.floatToRawIntBits(framerate), flags});
         return this;
     }
 
-    IqmBuilder frameChannels(int n) {
+    public IqmBuilder frameChannels(int n) {
         numFrameChannels = n;
         return this;
     }
 
     /** Appends frame channel values (unsigned shorts). */
-    IqmBuilder frames(int... values) {
+    public IqmBuilder frames(int... values) {
         for (int v : values) {
             frames.add(v);
         }
@@ -145,11 +145,11 @@ final class IqmBuilder {
     }
 
     /** Where section {@code name} (text, joints, poses, vertexarrays, arrayN, triangles, meshes, anims, frames) starts. */
-    int offsetOf(String name) {
+    public int offsetOf(String name) {
         return offsets.get(name);
     }
 
-    byte[] build() {
+    public byte[] build() {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         int base = IqmFile.HEADER_SIZE;
         int ofsText = place(body, base, "text", text.toByteArray());
@@ -232,17 +232,17 @@ final class IqmBuilder {
         return at;
     }
 
-    static ByteBuffer le(int size) {
+    public static ByteBuffer le(int size) {
         return ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /** A header field's byte position: 0 = version, 1 = filesize, … (see iqm.txt). */
-    static int field(int index) {
+    public static int field(int index) {
         return 16 + 4 * index;
     }
 
     /** A small valid rig: two joints, one mesh of three vertices, one anim of three frames with masked channels. */
-    static IqmBuilder twoJointTriangle() {
+    public static IqmBuilder twoJointTriangle() {
         // frame channels: [hip tz, knee qz, knee qw] per frame
         return new IqmBuilder()
                 .joint("hip", -1, new float[] {0, 0, 1}, new float[] {0, 0, 0, 1}, new float[] {1, 1, 1})

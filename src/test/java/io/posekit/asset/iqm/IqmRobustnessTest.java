@@ -207,6 +207,7 @@ class IqmRobustnessTest {
         assertThat(budget.getMessage()).contains("takes the import past its limit of 100 decoded bytes");
         ImportException nodes = failure(() -> read(iqm, new ImportLimits(1 << 20, 2, 10, 1 << 20, 100)));
         assertThat(nodes.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
-        assertThat(nodes.getMessage()).isEqualTo("header: num_joints 2 (plus the root node) exceeds the limit of 2 nodes");
+        assertThat(nodes.getMessage()).isEqualTo("header: num_joints 2 (plus the root node) exceeds the limit of 2 nodes"
+                + " (posekit.limits.nodes)");
     }
 }

@@ -9,20 +9,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** MD5 test files as strings, and helpers to import them. */
-final class Md5Fixtures {
+public final class Md5Fixtures {
 
     private Md5Fixtures() {
     }
 
     /** √½ written the way MD5 exporters do. */
-    static final String S = "0.7071067812";
+    public static final String S = "0.7071067812";
 
     /**
      * Two joints: {@code root} at the origin (orientation 0 0 0: w = −1, the identity) and {@code arm} at (1, 0, 0)
      * rotated +90° about z (stored (0, 0, −√½): w = −√½, so q = −(0, 0, √½, √½)). One vertex with two weights:
      * 0.25 × root·(0, 2, 0) + 0.75 × arm·(1, 0, 0) = 0.25·(0, 2, 0) + 0.75·(1, 1, 0) = (0.75, 1.25, 0).
      */
-    static final String MESH = """
+    public static final String MESH = """
             MD5Version 10
             commandline "mesh models/test.ma"   // a comment
 
@@ -58,7 +58,7 @@ final class Md5Fixtures {
      * Three frames at 24 fps. {@code root} is not animated (flags 0); {@code arm} has flags 37 = Tx (1) + Tz (4) + Qz
      * (32), read from components 0, 1, 2 of each frame; Ty, Qx, Qy keep the baseframe's values.
      */
-    static final String ANIM = """
+    public static final String ANIM = """
             MD5Version 10
             commandline "anim models/walk.ma"
 

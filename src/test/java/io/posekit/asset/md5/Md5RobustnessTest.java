@@ -141,7 +141,8 @@ class Md5RobustnessTest {
         assertThat(budget.getMessage()).contains("past its limit of 200 decoded bytes");
         ImportException nodes = failure(() -> importFiles(new ImportLimits(1 << 20, 2, 10, 1 << 20, 100), file("guy.md5mesh", MESH)));
         assertThat(nodes.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
-        assertThat(nodes.getMessage()).isEqualTo("guy.md5mesh line 4: numJoints 2 (plus the root node) exceeds the limit of 2 nodes");
+        assertThat(nodes.getMessage()).isEqualTo("guy.md5mesh line 4: numJoints 2 (plus the root node) exceeds the limit of 2 nodes"
+                + " (posekit.limits.nodes)");
     }
 
     @Test

@@ -290,19 +290,19 @@ class ContainerTest {
         ImportException e = failure(() -> importBytes(z));
         assertThat(e.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
         assertThat(e.getMessage()).matches("asset\\.x \\(MSZIP-compressed\\) declares 1048576 decompressed bytes from \\d+"
-                + " compressed bytes, a ratio above the limit of 200 \\(a zip bomb\\?\\)");
+                + " compressed bytes, a ratio above the limit of 200 \\(posekit.limits.zip-ratio; a zip bomb\\?\\)");
 
         byte[] huge = z.clone();
         writeU32(huge, 16, 0xFFFF_FFF0L);
         ImportException tooMuch = failure(() -> importBytes(huge));
         assertThat(tooMuch.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
         assertThat(tooMuch.getMessage()).isEqualTo("asset.x (MSZIP-compressed) declares 4294967264 decompressed bytes; the"
-                + " limit is 1073741824");
+                + " limit is 1073741824 (posekit.upload.max-bytes)");
 
         ImportLimits budget = new ImportLimits(100_000, 1000, 10, 1L << 30, 1_000_000);
         ImportException charged = failure(() -> XTestSupport.importBytes(z, budget));
         assertThat(charged.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
         assertThat(charged.getMessage()).isEqualTo("asset.x (MSZIP-compressed) decompressed data needs 1048576 bytes, which"
-                + " takes the import past its limit of 100000 decoded bytes");
+                + " takes the import past its limit of 100000 decoded bytes (posekit.limits.decoded-bytes)");
     }
 }

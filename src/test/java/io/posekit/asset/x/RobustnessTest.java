@@ -157,7 +157,8 @@ class RobustnessTest {
         }
         ImportException e = failure(() -> importText(doc + "}"));
         assertThat(e.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
-        assertThat(e.getMessage()).isEqualTo("Mesh 'm': vertex 1 has 65 joint influences; at most 64 are supported");
+        assertThat(e.getMessage()).isEqualTo("Mesh 'm': vertex 1 has 65 joint influences; the limit is 64"
+                + " (posekit.limits.influences-per-vertex)");
     }
 
     @Test
@@ -183,7 +184,7 @@ class RobustnessTest {
         ImportLimits fewNodes = new ImportLimits(1L << 30, 2, 10, 1L << 30, 200);
         ImportException nodes = failure(() -> importBytes(XTestSupport.textFile("Frame A { } Frame B { } Frame C { }"), fewNodes));
         assertThat(nodes.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
-        assertThat(nodes.getMessage()).isEqualTo("the file has more than 2 frames (the node limit)");
+        assertThat(nodes.getMessage()).isEqualTo("the file has more than 2 frames; the limit is 2 nodes (posekit.limits.nodes)");
 
         StringBuilder positions = new StringBuilder();
         for (int i = 0; i < 3000; i++) {
@@ -194,6 +195,6 @@ class RobustnessTest {
                 + "; 1; 3;0,1,2;; }"), smallBudget));
         assertThat(budget.kind()).isEqualTo(ImportException.Kind.TOO_LARGE);
         assertThat(budget.getMessage()).isEqualTo("Mesh 'm' vertex positions needs 36000 bytes, which takes the import past"
-                + " its limit of 10000 decoded bytes");
+                + " its limit of 10000 decoded bytes (posekit.limits.decoded-bytes)");
     }
 }

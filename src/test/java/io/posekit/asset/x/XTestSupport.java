@@ -17,7 +17,7 @@ import java.util.function.Consumer;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 
 /** Shared helpers and fixtures for the DirectX .x importer tests. */
-final class XTestSupport {
+public final class XTestSupport {
 
     static final XImporter IMPORTER = new XImporter();
     static final float HALF = (float) Math.sqrt(0.5);
@@ -39,7 +39,7 @@ final class XTestSupport {
         return importBytes(textFile(body));
     }
 
-    static byte[] textFile(String body) {
+    public static byte[] textFile(String body) {
         return ("xof 0303txt 0032\n" + body).getBytes(StandardCharsets.UTF_8);
     }
 
@@ -102,7 +102,7 @@ final class XTestSupport {
      *       (0,−2,0,0) (7,8,9,1) at 20.</li>
      * </ul>
      */
-    static void twoJoints(XWriter w, boolean ticks) {
+    public static void twoJoints(XWriter w, boolean ticks) {
         double h = Math.sqrt(0.5);
         if (ticks) {
             w.open("AnimTicksPerSecond").ints(10).close();
@@ -138,7 +138,7 @@ final class XTestSupport {
         w.close();
     }
 
-    static byte[] twoJointsText() {
+    public static byte[] twoJointsText() {
         XWriter w = XWriter.text();
         twoJoints(w, true);
         return w.file();

@@ -12,7 +12,7 @@ import java.util.zip.Deflater;
  * floats), and packs them into MSZIP ({@code tzip}/{@code bzip}) with {@link Deflater}. Written from the DirectX file
  * format description, independently of the importer.
  */
-final class XWriter {
+public final class XWriter {
 
     enum Mode { TEXT, BINARY }
 
@@ -30,16 +30,16 @@ final class XWriter {
         }
     }
 
-    static XWriter text() {
+    public static XWriter text() {
         return new XWriter(Mode.TEXT, 32);
     }
 
-    static XWriter binary(int floatBits) {
+    public static XWriter binary(int floatBits) {
         return new XWriter(Mode.BINARY, floatBits);
     }
 
     /** Starts a data object {@code type [name] {}. */
-    XWriter open(String type, String name) {
+    public XWriter open(String type, String name) {
         if (mode == Mode.TEXT) {
             line(type + (name == null ? "" : " " + name) + " {");
             indent++;
@@ -53,11 +53,11 @@ final class XWriter {
         return this;
     }
 
-    XWriter open(String type) {
+    public XWriter open(String type) {
         return open(type, null);
     }
 
-    XWriter close() {
+    public XWriter close() {
         if (mode == Mode.TEXT) {
             indent--;
             line("}");
@@ -68,7 +68,7 @@ final class XWriter {
     }
 
     /** A reference {@code { name }}. */
-    XWriter ref(String name) {
+    public XWriter ref(String name) {
         if (mode == Mode.TEXT) {
             line("{ " + name + " }");
         } else {
@@ -79,7 +79,7 @@ final class XWriter {
         return this;
     }
 
-    XWriter ints(long... values) {
+    public XWriter ints(long... values) {
         if (mode == Mode.TEXT) {
             StringBuilder s = new StringBuilder();
             for (int i = 0; i < values.length; i++) {
@@ -96,7 +96,7 @@ final class XWriter {
         return this;
     }
 
-    XWriter floats(double... values) {
+    public XWriter floats(double... values) {
         if (mode == Mode.TEXT) {
             StringBuilder s = new StringBuilder();
             for (int i = 0; i < values.length; i++) {
@@ -126,7 +126,7 @@ final class XWriter {
         return f == Math.rint(f) && Math.abs(f) < 1e7 ? String.valueOf((long) f) + ".000000" : Float.toString(f);
     }
 
-    XWriter string(String s) {
+    public XWriter string(String s) {
         if (mode == Mode.TEXT) {
             line("\"" + s + "\";");
         } else {
@@ -143,7 +143,7 @@ final class XWriter {
      * Separators closing structures in text ({@code ;} after a matrix's values closes the Matrix4x4, {@code ;,} after
      * a key's values closes the TimedFloatKeys and separates it from the next); the binary format has none.
      */
-    XWriter sep(String separators) {
+    public XWriter sep(String separators) {
         if (mode == Mode.TEXT) {
             line(separators);
         }
@@ -151,7 +151,7 @@ final class XWriter {
     }
 
     /** Raw text (text mode only), e.g. a template or a comment. */
-    XWriter raw(String text) {
+    public XWriter raw(String text) {
         if (mode != Mode.TEXT) {
             throw new IllegalStateException("raw text in a binary document");
         }
@@ -160,7 +160,7 @@ final class XWriter {
     }
 
     /** A binary token with no record (binary mode only). */
-    XWriter token(int code) {
+    public XWriter token(int code) {
         out.write(code & 0xFF);
         out.write(code >>> 8 & 0xFF);
         return this;
@@ -186,17 +186,17 @@ final class XWriter {
     }
 
     /** The data after the header. */
-    byte[] body() {
+    public byte[] body() {
         return out.toByteArray();
     }
 
     /** The file: header ({@code xof 0303txt 0032} and so on) and data. */
-    byte[] file() {
+    public byte[] file() {
         return concat(header(false), body());
     }
 
     /** The file MSZIP-compressed ({@code tzip}/{@code bzip}) in blocks of {@code blockSize} uncompressed bytes. */
-    byte[] compressed(int blockSize) {
+    public byte[] compressed(int blockSize) {
         return mszip(header(true), body(), blockSize);
     }
 
@@ -210,7 +210,7 @@ final class XWriter {
      * [uint16 uncompressed size][uint16 compressed size incl. 'CK']['CK'][raw deflate], each block's deflate stream
      * using the previous block's data as its dictionary.
      */
-    static byte[] mszip(byte[] header, byte[] body, int blockSize) {
+    public static byte[] mszip(byte[] header, byte[] body, int blockSize) {
         ByteArrayOutputStream z = new ByteArrayOutputStream();
         z.write(header, 0, header.length);
         int total = header.length + body.length;
@@ -233,7 +233,7 @@ final class XWriter {
         return z.toByteArray();
     }
 
-    static byte[] deflate(byte[] data, int from, int length, byte[] dictionary) {
+    public static byte[] deflate(byte[] data, int from, int length, byte[] dictionary) {
         Deflater deflater = new Deflater(Deflater.BEST_COMPRESSION, true);
         try {
             if (dictionary != null) {
@@ -253,7 +253,7 @@ final class XWriter {
         }
     }
 
-    static byte[] concat(byte[] a, byte[] b) {
+    public static byte[] concat(byte[] a, byte[] b) {
         byte[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;

@@ -1,0 +1,21 @@
+package io.posekit.store;
+
+/**
+ * A stored asset whose files no longer hash to its id (bit rot, a truncated or missing file, an unreadable
+ * manifest). It is never served as something else: the API answers 410 Gone until it is deleted (or the same
+ * content is uploaded again, which replaces the damaged copy).
+ */
+public final class CorruptAssetException extends RuntimeException {
+
+    private final String id;
+
+    public CorruptAssetException(String id, String reason) {
+        super("asset " + id + " is corrupt in the store: " + reason + "; delete it and upload again");
+        this.id = id;
+    }
+
+    /** The asset's content id. */
+    public String id() {
+        return id;
+    }
+}

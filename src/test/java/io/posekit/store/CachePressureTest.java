@@ -1,0 +1,82 @@
+package io.posekit.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.benmanes.caffeine.cache.Policy;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.posekit.asset.AssetImporters;
+import io.posekit.asset.ImportLimits;
+import io.posekit.asset.SourceFile;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Far more parsed assets than the cache budget: the cache stays within its budget, the heap with it (give or
+ * take a stated headroom), and every asset still answers, parsed again from the store on demand.
+ */
+class CachePressureTest {
+
+    private static final long BUDGET = 8L << 20;
+    /** What the heap may hold beyond the budget: the repository, the store's index, the metrics, one parse in flight. */
+    private static final long HEADROOM = 8L << 20;
+    private static final int ASSETS = 40;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void fortyMegabytesOfModelsInAnEightMegabyteCache() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        int vertices = GeneratedAssets.verticesForModelBytes(1 << 20);
+        long baseline = HeapProbe.usedAfterGc();
+        try (ParsingPool pool = new ParsingPool(2, 16, Duration.ofSeconds(60), meters)) {
+            AssetRepository repo = new AssetRepository(new AssetStore(dir), AssetImporters.all(ImportLimits.DEFAULT), pool,
+                    BUDGET, Clock.systemUTC(), meters);
+            Policy.Eviction<String, AssetRepository.Loaded> eviction = repo.cache().policy().eviction().orElseThrow();
+            List<String> ids = new ArrayList<>();
+            long uploadedModelBytes = 0;
+            long maxWeighed = 0;
+            for (int i = 0; i < ASSETS; i++) {
+                AssetRepository.Added added = repo.add(List.of(new SourceFile("a" + i + ".glb",
+                        GeneratedAssets.skinnedMesh(vertices, 1000 + i))));
+                assertThat(added.created()).isTrue();
+                ids.add(added.asset().meta().id());
+                uploadedModelBytes += added.asset().model().footprintBytes();
+                repo.cache().cleanUp();
+                maxWeighed = Math.max(maxWeighed, eviction.weightedSize().orElseThrow());
+            }
+            assertThat(uploadedModelBytes).isGreaterThan(4 * BUDGET);
+            assertThat(maxWeighed).as("(a) the cache's weighed size").isLessThanOrEqualTo(BUDGET);
+
+            long heap = HeapProbe.usedAfterGc() - baseline;
+            assertThat(heap).as("(b) heap retained after the uploads, against budget + headroom")
+                    .isLessThanOrEqualTo(BUDGET + HEADROOM);
+
+            for (int round = 0; round < 2; round++) {
+                for (String id : ids) {
+                    AssetRepository.Loaded loaded = repo.find(id).orElseThrow();
+                    assertThat(loaded.model().meshes().getFirst().primitives().getFirst().vertexCount()).isEqualTo(vertices);
+                    repo.cache().cleanUp();
+                    maxWeighed = Math.max(maxWeighed, eviction.weightedSize().orElseThrow());
+                }
+            }
+            assertThat(maxWeighed).as("(a) the cache's weighed size, reading everything back").isLessThanOrEqualTo(BUDGET);
+            long reloads = meters.get("posekit.import.duration").tags("source", "reload").timer().count();
+            assertThat(reloads).as("(c) evicted assets were parsed again").isGreaterThanOrEqualTo(ASSETS);
+            long heapAfterReads = HeapProbe.usedAfterGc() - baseline;
+            assertThat(heapAfterReads).isLessThanOrEqualTo(BUDGET + HEADROOM);
+            System.out.printf(Locale.ROOT, "cache pressure: %d assets, %s of models uploaded into a %s cache;"
+                    + " max weighed %s (%d cached at the end); heap retained %s after uploads, %s after reading all"
+                    + " twice (%d re-parses); budget + headroom %s%n",
+                    ASSETS, HeapProbe.mb(uploadedModelBytes), HeapProbe.mb(BUDGET), HeapProbe.mb(maxWeighed),
+                    repo.cache().estimatedSize(), HeapProbe.mb(heap), HeapProbe.mb(heapAfterReads), reloads,
+                    HeapProbe.mb(BUDGET + HEADROOM));
+        }
+    }
+}
