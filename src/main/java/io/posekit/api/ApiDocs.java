@@ -14,7 +14,14 @@ final class ApiDocs {
     static final String ID = "The asset's content id (lowercase hex SHA-256).";
     static final String ID_EXAMPLE = "d97044e701822bac5a62696459b27d7b375aada5de8574ed4362edbba94771f7";
     static final String CLIP = "Clip name, or index when no clip has that name. Absent = the rest pose.";
-    static final String TIME = "Time in seconds, a finite decimal number (may be negative).";
+    static final String TIME = "Time in seconds, a finite decimal number (may be negative). Give at most one of time,"
+            + " frame (with fps) and normalized; none = 0.";
+    static final String FRAME = "Time as a frame number at fps frames per second (time = frame / fps); decimals allowed.";
+    static final String FPS = "Frames per second of frame; a positive number, required with frame.";
+    static final String NORMALIZED = "Time in clip durations (time = normalized × duration): 0 is the start, 1 the end."
+            + " Needs a clip.";
+    static final String SPEED = "Playback speed: the time is multiplied by it before the loop mode maps it into the"
+            + " clip; negative plays backwards. Default 1.";
     static final String LOOP = "How time maps into the clip: clamp holds the first/last key; repeat wraps (t = k·d → 0);"
             + " pingpong plays forward then backward.";
     static final String SKIN = "Skin index (see the summary's skins).";

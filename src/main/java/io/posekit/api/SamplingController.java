@@ -20,6 +20,7 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springdoc.core.annotations.ParameterObject;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -77,9 +78,7 @@ class SamplingController {
                                 schema = @Schema(type = "integer")),
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
     Object pose(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
-            @Parameter(description = ApiDocs.CLIP, example = "Walk") @RequestParam(required = false) String clip,
-            @Parameter(description = ApiDocs.TIME, example = "0.5", schema = @Schema(type = "number", defaultValue = "0")) @RequestParam(required = false) String time,
-            @Parameter(description = ApiDocs.LOOP, example = "repeat", schema = @Schema(type = "string", allowableValues = {"clamp", "repeat", "pingpong"}, defaultValue = "clamp")) @RequestParam(required = false) String loop,
+            @ParameterObject SamplingQuery query,
             @Parameter(description = "local (default): each node's translation, rotation and scale relative to its parent;"
                     + " model: each node's matrix in model space.", example = "model",
                     schema = @Schema(type = "string", allowableValues = {"local", "model"}, defaultValue = "local"))
@@ -88,7 +87,7 @@ class SamplingController {
         if (space != null && !space.isEmpty() && !space.equals("local") && !space.equals("model")) {
             throw ApiException.badRequest("Invalid space", "space '" + space + "' is not one of local, model");
         }
-        Sampling s = Sampling.parse(model, clip, time, loop);
+        Sampling s = Sampling.parse(model, query);
         Pose pose = s.evaluate(model);
         Rig rig = model.rig();
         int n = rig.nodeCount();
@@ -133,13 +132,11 @@ class SamplingController {
     ResponseEntity<?> skinMatrices(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
             @Parameter(description = ApiDocs.SKIN, example = "0", schema = @Schema(type = "integer", minimum = "0"))
             @PathVariable("skin") String skinParam,
-            @Parameter(description = ApiDocs.CLIP, example = "Walk") @RequestParam(required = false) String clip,
-            @Parameter(description = ApiDocs.TIME, example = "0.5", schema = @Schema(type = "number", defaultValue = "0")) @RequestParam(required = false) String time,
-            @Parameter(description = ApiDocs.LOOP, example = "repeat", schema = @Schema(type = "string", allowableValues = {"clamp", "repeat", "pingpong"}, defaultValue = "clamp")) @RequestParam(required = false) String loop,
+            @ParameterObject SamplingQuery query,
             @Parameter(hidden = true) @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
         Model model = Assets.require(assets, id).model();
         int skinIndex = index(skinParam, model.skins().size(), "skin");
-        Sampling s = Sampling.parse(model, clip, time, loop);
+        Sampling s = Sampling.parse(model, query);
         Skin skin = model.skins().get(skinIndex);
         float[] matrices = MeshPoser.skinningMatrices(skin, s.evaluate(model).modelMatrices());
         if (Negotiation.wantsBinary(accept)) {
@@ -209,9 +206,7 @@ class SamplingController {
     ResponseEntity<?> skinned(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
             @Parameter(description = ApiDocs.MESH, example = "0", schema = @Schema(type = "integer", minimum = "0"))
             @PathVariable("mesh") String meshParam,
-            @Parameter(description = ApiDocs.CLIP, example = "Walk") @RequestParam(required = false) String clip,
-            @Parameter(description = ApiDocs.TIME, example = "0.5", schema = @Schema(type = "number", defaultValue = "0")) @RequestParam(required = false) String time,
-            @Parameter(description = ApiDocs.LOOP, example = "repeat", schema = @Schema(type = "string", allowableValues = {"clamp", "repeat", "pingpong"}, defaultValue = "clamp")) @RequestParam(required = false) String loop,
+            @ParameterObject SamplingQuery query,
             @Parameter(description = "Comma-separated attributes to produce (position, normal, tangent); normals and"
                     + " tangents only where the primitive has them.", example = "position,normal,tangent",
                     schema = @Schema(type = "string", defaultValue = "position,normal"))
@@ -220,7 +215,7 @@ class SamplingController {
         Model model = Assets.require(assets, id).model();
         int meshIndex = index(meshParam, model.meshes().size(), "mesh");
         Set<VertexAttribute> wanted = attributes(attributes);
-        Sampling s = Sampling.parse(model, clip, time, loop);
+        Sampling s = Sampling.parse(model, query);
         MeshInstance mesh = model.meshes().get(meshIndex);
         Pose pose = s.evaluate(model);
         float[] skinning = mesh.skinned()

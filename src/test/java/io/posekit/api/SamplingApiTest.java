@@ -142,6 +142,49 @@ class SamplingApiTest {
     }
 
     @Test
+    void timeCanBeGivenAsFramesOrNormalizedAndScaledBySpeed() {
+        // the Bend clip lasts 2 s
+        assertThat(localTime("frame=45&fps=30")).isEqualTo(1.5);
+        assertThat(localTime("frame=7.5&fps=10")).isEqualTo(0.75);
+        assertThat(localTime("normalized=0.25")).isEqualTo(0.5);
+        assertThat(localTime("normalized=1")).isEqualTo(2.0);
+        assertThat(localTime("normalized=1.25&loop=repeat")).isEqualTo(0.5);
+        assertThat(localTime("time=0.5&speed=2")).isEqualTo(1.0);
+        assertThat(localTime("time=0.5&speed=-1&loop=repeat")).isEqualTo(1.5); // backwards from the end
+        assertThat(localTime("frame=15&fps=30&speed=3")).isEqualTo(1.5);
+        assertThat(localTime("normalized=0.5&speed=0.5")).isEqualTo(0.5);
+        JsonNode echo = client.get(base + "/pose?clip=Bend&frame=15&fps=30&speed=3&loop=repeat").json();
+        assertThat(echo.get("time").asDouble()).isEqualTo(1.5); // the playback time in seconds
+        // same pose whichever way the instant is named
+        assertThat(client.get(base + "/skins/0/matrices?clip=Bend&normalized=0.75").text())
+                .isEqualTo(client.get(base + "/skins/0/matrices?clip=Bend&time=1.5").text());
+        assertThat(client.get(base + "/meshes/0/skinned?clip=Bend&frame=3&fps=2", "application/octet-stream").body())
+                .isEqualTo(client.get(base + "/meshes/0/skinned?clip=Bend&time=1.5", "application/octet-stream").body());
+    }
+
+    @Test
+    void rejectsConflictingOrMalformedTimeUnits() {
+        assertProblem(client.get(base + "/pose?clip=Bend&time=1&frame=3&fps=30"), 400,
+                "give at most one of time, frame (with fps) and normalized");
+        assertProblem(client.get(base + "/pose?clip=Bend&time=1&normalized=0.5"), 400,
+                "give at most one of time, frame (with fps) and normalized");
+        assertProblem(client.get(base + "/pose?clip=Bend&frame=3"), 400, "frame needs fps (frames per second)");
+        assertProblem(client.get(base + "/pose?clip=Bend&fps=30"), 400, "fps is only meaningful with frame");
+        assertProblem(client.get(base + "/pose?clip=Bend&frame=3&fps=0"), 400,
+                "fps '0' is not a positive decimal number of frames per second");
+        assertProblem(client.get(base + "/pose?clip=Bend&frame=3&fps=-24"), 400,
+                "fps '-24' is not a positive decimal number of frames per second");
+        assertProblem(client.get(base + "/pose?clip=Bend&frame=x&fps=24"), 400, "frame 'x' is not a finite decimal frame number");
+        assertProblem(client.get(base + "/pose?normalized=0.5"), 400,
+                "normalized time needs a clip (the rest pose has no duration)");
+        assertProblem(client.get(base + "/pose?clip=Bend&normalized=NaN"), 400,
+                "normalized 'NaN' is not a finite decimal number of clip durations");
+        assertProblem(client.get(base + "/pose?clip=Bend&time=1&speed=fast"), 400, "speed 'fast' is not a finite decimal number");
+        assertProblem(client.get(base + "/pose?clip=Bend&time=1e300&speed=1e300"), 400, "time × speed is out of range");
+        assertProblem(client.get(base + "/pose?clip=Bend&frame=1e300&fps=1e-300"), 400, "frame / fps is out of range");
+    }
+
+    @Test
     void rejectsBadParametersWithProblems() {
         assertProblem(client.get(base + "/pose?clip=Jump"), 404, "clip 'Jump' does not exist; clips: 'Bend'");
         assertProblem(client.get(base + "/pose?clip=Bend&time=NaN"), 400, "time 'NaN' is not a finite decimal number of seconds");

@@ -1,0 +1,24 @@
+package io.posekit.api;
+
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
+
+/**
+ * The query parameters that say what to sample, shared by every sampling endpoint: which clip, when (one of
+ * {@code time} in seconds, {@code frame} at {@code fps}, or {@code normalized} in clip durations), how fast
+ * ({@code speed}) and how time maps into the clip ({@code loop}). Raw strings: {@link Sampling#parse} validates
+ * them and names what is wrong.
+ */
+record SamplingQuery(
+        @Parameter(description = ApiDocs.CLIP, example = "Walk") String clip,
+        @Parameter(description = ApiDocs.TIME, example = "0.5", schema = @Schema(type = "number", defaultValue = "0"))
+        String time,
+        @Parameter(description = ApiDocs.FRAME, example = "12", schema = @Schema(type = "number")) String frame,
+        @Parameter(description = ApiDocs.FPS, example = "30", schema = @Schema(type = "number")) String fps,
+        @Parameter(description = ApiDocs.NORMALIZED, example = "0.25", schema = @Schema(type = "number"))
+        String normalized,
+        @Parameter(description = ApiDocs.SPEED, example = "1", schema = @Schema(type = "number", defaultValue = "1"))
+        String speed,
+        @Parameter(description = ApiDocs.LOOP, example = "repeat", schema = @Schema(type = "string",
+                allowableValues = {"clamp", "repeat", "pingpong"}, defaultValue = "clamp")) String loop) {
+}
