@@ -1,0 +1,167 @@
+package io.posekit.api;
+
+import static io.posekit.api.ApiDocs.PROBLEM_JSON;
+
+import io.posekit.asset.Model;
+import io.posekit.clip.ClipTimes;
+import io.posekit.rig.SkeletonLines;
+import io.posekit.sampling.Pose;
+import io.posekit.skinning.BoundsAccumulator;
+import io.posekit.skinning.MeshInstance;
+import io.posekit.skinning.MeshPoser;
+import io.posekit.skinning.PosedPrimitive;
+import io.posekit.skinning.VertexAttribute;
+import io.posekit.store.AssetRepository;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.springdoc.core.annotations.ParameterObject;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Bounds of the posed asset ({@code /api/v1/assets/{id}/bounds}): axis-aligned box and bounding sphere of every mesh
+ * instance, of all meshes together and of the skeleton's joints, at one time or over a whole clip. Thumbnail
+ * services frame their camera with it.
+ *
+ * <p>{@code over=clip} poses the asset at every key time of the clip and on a {@value #RATE} Hz grid (both ends
+ * included; at most {@value #MAX_GRID} grid points and {@value #MAX_KEYS} key times), and returns the union. The
+ * sphere is centred on the (union) box, its radius the farthest posed vertex from that centre, computed in a second
+ * pass over the same times, so it is exact for the sampled times.
+ */
+@RestController
+@RequestMapping("/api/v1/assets/{id}")
+@Tag(name = "sampling")
+class BoundsController {
+
+    static final double RATE = 60;
+    static final int MAX_GRID = 1024;
+    static final int MAX_KEYS = 4096;
+    private static final Set<VertexAttribute> POSITIONS = EnumSet.of(VertexAttribute.POSITION);
+
+    private final AssetRepository assets;
+
+    BoundsController(AssetRepository assets) {
+        this.assets = assets;
+    }
+
+    @GetMapping(path = "/bounds", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(operationId = "getBounds", summary = "Bounds of the posed asset",
+            description = "Axis-aligned box and bounding sphere (centred on the box) of each mesh instance, of all meshes"
+                    + " and of the skeleton's joints, in model space, at the clip and time, or with over=clip the union over"
+                    + " the whole clip (every key time and a 60 Hz grid).",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The bounds.", content = @Content(
+                        mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ShapeResponses.AssetBounds.class))),
+                @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
+                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
+                                schema = @Schema(type = "integer")),
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
+    ShapeResponses.AssetBounds bounds(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
+            @ParameterObject SamplingQuery query,
+            @Parameter(description = "time (default): bounds at the given time; clip: the union over the whole clip"
+                    + " (needs a clip; no time, frame, normalized or speed).", example = "clip",
+                    schema = @Schema(type = "string", allowableValues = {"time", "clip"}, defaultValue = "time"))
+            @RequestParam(required = false) String over) {
+        Model model = Assets.require(assets, id).model();
+        boolean overClip = "clip".equals(over);
+        if (over != null && !over.isEmpty() && !overClip && !"time".equals(over)) {
+            throw ApiException.badRequest("Invalid over", "over '" + over + "' is not one of time, clip");
+        }
+        if (overClip) {
+            if (query.clip() == null || query.clip().isEmpty()) {
+                throw ApiException.badRequest("Invalid over", "over=clip needs a clip");
+            }
+            if (given(query.time()) || given(query.frame()) || given(query.fps()) || given(query.normalized())
+                    || given(query.speed())) {
+                throw ApiException.badRequest("Invalid over", "over=clip bounds the whole clip; give no time, frame,"
+                        + " fps, normalized or speed");
+            }
+        }
+        Sampling s = Sampling.parse(model, query);
+        double[] times = overClip ? ClipTimes.of(s.clip(), RATE, MAX_GRID, MAX_KEYS)
+                : new double[] {s.localTime() == null ? 0 : s.localTime()};
+        Accumulators acc = new Accumulators(model);
+        for (int pass = 0; pass < 2; pass++) {
+            for (double t : times) {
+                acc.add(Pose.evaluate(model.rig(), s.clip(), t), pass == 0);
+            }
+        }
+        List<ShapeResponses.MeshBounds> meshes = new ArrayList<>(model.meshes().size());
+        for (int i = 0; i < model.meshes().size(); i++) {
+            meshes.add(new ShapeResponses.MeshBounds(i, model.meshes().get(i).name(), acc.meshes[i].bounds()));
+        }
+        return new ShapeResponses.AssetBounds(s.clipName(), overClip ? null : s.time(),
+                overClip ? null : s.loop().wireName(), overClip ? null : s.localTime(), overClip ? "clip" : "time",
+                times.length, acc.asset.bounds(), meshes, acc.skeleton.bounds());
+    }
+
+    private static boolean given(String param) {
+        return param != null && !param.isEmpty();
+    }
+
+    /** The box-then-sphere accumulators of every mesh, the whole asset and the skeleton. */
+    private static final class Accumulators {
+
+        final Model model;
+        final BoundsAccumulator[] meshes;
+        final BoundsAccumulator asset = new BoundsAccumulator();
+        final BoundsAccumulator skeleton = new BoundsAccumulator();
+        final int[] joints;
+        final float[] jointPositions;
+
+        Accumulators(Model model) {
+            this.model = model;
+            this.meshes = new BoundsAccumulator[model.meshes().size()];
+            for (int i = 0; i < meshes.length; i++) {
+                meshes[i] = new BoundsAccumulator();
+            }
+            this.joints = SkeletonLines.of(model.rig(), model.skins(), false).nodes();
+            this.jointPositions = new float[3 * joints.length];
+        }
+
+        void add(Pose pose, boolean box) {
+            float[] m = pose.modelMatrices();
+            for (int i = 0; i < meshes.length; i++) {
+                MeshInstance mesh = model.meshes().get(i);
+                float[] skinning = mesh.skinned() ? MeshPoser.skinningMatrices(model.skins().get(mesh.skin()), m) : null;
+                for (PosedPrimitive p : MeshPoser.pose(mesh, skinning, m, POSITIONS)) {
+                    add(meshes[i], p.positions(), p.vertexCount(), box);
+                    add(asset, p.positions(), p.vertexCount(), box);
+                }
+            }
+            for (int k = 0; k < joints.length; k++) {
+                System.arraycopy(m, 16 * joints[k] + 12, jointPositions, 3 * k, 3);
+            }
+            add(skeleton, jointPositions, joints.length, box);
+        }
+
+        private static void add(BoundsAccumulator a, float[] xyz, int count, boolean box) {
+            if (box) {
+                a.addToBox(xyz, 0, count);
+            } else {
+                a.addToSphere(xyz, 0, count);
+            }
+        }
+    }
+}
