@@ -20,11 +20,13 @@ import org.springframework.validation.annotation.Validated;
  * @param upload upload limits
  * @param limits caps on what one import may decode (413/422 beyond them)
  * @param parsing where and how many imports run
+ * @param bake limits of one bake
  */
 @ConfigurationProperties("posekit")
 @Validated
 public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @DefaultValue Store store,
-        @Valid @DefaultValue Upload upload, @Valid @DefaultValue Limits limits, @Valid @DefaultValue Parsing parsing) {
+        @Valid @DefaultValue Upload upload, @Valid @DefaultValue Limits limits, @Valid @DefaultValue Parsing parsing,
+        @Valid @DefaultValue Bake bake) {
 
     /**
      * @param maxBytes Memory budget of parsed assets, at least 1MB. Evicted assets are parsed again from the store.
@@ -89,5 +91,12 @@ public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @Defaul
      */
     public record Parsing(@DefaultValue("0") @PositiveOrZero int threads,
             @DefaultValue("16") @PositiveOrZero int queue) {
+    }
+
+    /**
+     * @param maxFrames Most frames one bake may have (400 beyond it).
+     * @param maxBytes Most float32 bytes one bake may stream (400 beyond it); frames are streamed, never held.
+     */
+    public record Bake(@DefaultValue("100000") @Positive int maxFrames, @DefaultValue("4GB") @NotNull DataSize maxBytes) {
     }
 }

@@ -45,6 +45,14 @@ public final class BoundsAccumulator {
         }
     }
 
+    /** Forgets every point, to start over with the same instance. */
+    public void reset() {
+        minX = minY = minZ = Double.POSITIVE_INFINITY;
+        maxX = maxY = maxZ = Double.NEGATIVE_INFINITY;
+        radius2 = 0;
+        points = 0;
+    }
+
     /** Points in the box so far. */
     public long points() {
         return points;

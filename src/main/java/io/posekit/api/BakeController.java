@@ -1,0 +1,102 @@
+package io.posekit.api;
+
+import static io.posekit.api.ApiDocs.PROBLEM_JSON;
+
+import io.posekit.asset.Model;
+import io.posekit.bake.FrameEvaluator;
+import io.posekit.config.PosekitProperties;
+import io.posekit.store.AssetRepository;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Baking ({@code POST /api/v1/assets/{id}/bake}): many frames of a clip in one streamed response, binary or NDJSON
+ * (see {@link BakeWriter} for both layouts). The request is validated whole ({@link BakePlan}) before anything is
+ * written; frames are then evaluated one at a time into reused buffers and written at once.
+ */
+@RestController
+@RequestMapping("/api/v1/assets/{id}")
+@Tag(name = "sampling")
+class BakeController {
+
+    static final String NDJSON = "application/x-ndjson";
+    static final String FRAMES_HEADER = "Posekit-Frames";
+
+    private final AssetRepository assets;
+    private final int maxFrames;
+    private final long maxBytes;
+
+    BakeController(AssetRepository assets, PosekitProperties properties) {
+        this.assets = assets;
+        this.maxFrames = properties.bake().maxFrames();
+        this.maxBytes = properties.bake().maxBytes().toBytes();
+    }
+
+    @PostMapping(path = "/bake", consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = {NDJSON, MediaType.APPLICATION_OCTET_STREAM_VALUE})
+    @Operation(operationId = "bake", summary = "Bake many frames",
+            description = "Evaluates the clip at every requested time and streams the frames: NDJSON (one frame per line;"
+                    + " the default) or, with Accept: application/octet-stream, a self-describing binary layout (magic PKBK,"
+                    + " version, JSON header with counts and offsets, then float32 LE times and frames).",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+                    mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = BakeSpec.class))),
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The frames, streamed.",
+                        headers = @Header(name = FRAMES_HEADER, description = "How many frames follow.",
+                                schema = @Schema(type = "integer")),
+                        content = {
+                            @Content(mediaType = NDJSON, schema = @Schema(type = "string")),
+                            @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM_VALUE, schema = @Schema(type = "string", format = "binary"))}),
+                @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
+                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
+                                schema = @Schema(type = "integer")),
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
+    void bake(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
+            @Parameter(hidden = true) @RequestBody JsonNode body,
+            @Parameter(hidden = true) @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept,
+            HttpServletResponse response) throws IOException {
+        Model model = Assets.require(assets, id).model();
+        BakePlan plan = BakePlan.parse(body, model, maxFrames, maxBytes);
+        boolean posed = plan.outputs().contains(BakePlan.Output.SKINNED_POSITIONS)
+                || plan.outputs().contains(BakePlan.Output.SKINNED_NORMALS)
+                || plan.outputs().contains(BakePlan.Output.BOUNDS);
+        FrameEvaluator frames = new FrameEvaluator(model, plan.clip(),
+                plan.outputs().contains(BakePlan.Output.SKINNING_MATRICES) ? plan.skins() : new int[0],
+                posed ? plan.meshes() : new int[0], plan.outputs().contains(BakePlan.Output.SKINNED_NORMALS),
+                plan.outputs().contains(BakePlan.Output.BOUNDS));
+        response.setStatus(200);
+        response.setHeader(FRAMES_HEADER, Integer.toString(plan.times().length));
+        if (Negotiation.wantsBinary(accept)) {
+            response.setContentType(MediaType.APPLICATION_OCTET_STREAM_VALUE);
+            response.setContentLengthLong(BakeWriter.binaryLength(plan));
+            BakeWriter.writeBinary(plan, frames, response.getOutputStream());
+        } else {
+            response.setContentType(NDJSON);
+            response.setCharacterEncoding("UTF-8");
+            BakeWriter.writeNdjson(plan, frames, response.getOutputStream());
+        }
+    }
+}
