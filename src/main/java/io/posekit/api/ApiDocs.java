@@ -22,6 +22,13 @@ final class ApiDocs {
             + " Needs a clip.";
     static final String SPEED = "Playback speed: the time is multiplied by it before the loop mode maps it into the"
             + " clip; negative plays backwards. Default 1.";
+    static final String LAYER = "A blend layer instead of one clip (repeat for more layers), as key:value pairs separated"
+            + " by semicolons: clip (required), weight (default 1), mode (normal or additive), time, normalized, frame and fps (the"
+            + " layer's own time; default the request's), speed, loop, mask (joint names separated by |: only these"
+            + " joints and their subtrees), reference (additive: first, rest or a clip name). E.g."
+            + " layer=clip:Walk;weight:0.7&layer=clip:Run;weight:0.3&normalized=0.4.";
+    static final String THRESHOLD = "Blend threshold: a joint whose normal layers weigh less than it is blended with the"
+            + " rest pose. Default 0.1.";
     static final String LOOP = "How time maps into the clip: clamp holds the first/last key; repeat wraps (t = k·d → 0);"
             + " pingpong plays forward then backward.";
     static final String SKIN = "Skin index (see the summary's skins).";

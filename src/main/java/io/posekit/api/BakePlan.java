@@ -81,7 +81,7 @@ record BakePlan(Clip clip, LoopMode loop, double[] times, double[] localTimes, S
         String clipName = optionalString(body, "clip");
         String loopName = optionalString(body, "loop");
         double speed = body.hasNonNull("speed") ? finiteNumber(body.get("speed"), "speed") : 1;
-        SamplingQuery query = new SamplingQuery(clipName, null, null, null, null, null, loopName);
+        SamplingQuery query = SamplingQuery.of(clipName, loopName);
         Sampling base = Sampling.parse(model, query);
         double[] times = times(body.get("times"), maxFrames, speed);
         double[] localTimes = new double[times.length];

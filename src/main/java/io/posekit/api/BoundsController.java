@@ -89,6 +89,9 @@ class BoundsController {
             throw ApiException.badRequest("Invalid over", "over '" + over + "' is not one of time, clip");
         }
         if (overClip) {
+            if (query.layer() != null && !query.layer().isEmpty()) {
+                throw ApiException.badRequest("Invalid over", "over=clip bounds one clip, not a blend");
+            }
             if (query.clip() == null || query.clip().isEmpty()) {
                 throw ApiException.badRequest("Invalid over", "over=clip needs a clip");
             }
@@ -104,7 +107,7 @@ class BoundsController {
         Accumulators acc = new Accumulators(model);
         for (int pass = 0; pass < 2; pass++) {
             for (double t : times) {
-                acc.add(Pose.evaluate(model.rig(), s.clip(), t), pass == 0);
+                acc.add(overClip ? Pose.evaluate(model.rig(), s.clip(), t) : s.evaluate(model), pass == 0);
             }
         }
         List<ShapeResponses.MeshBounds> meshes = new ArrayList<>(model.meshes().size());
@@ -113,7 +116,7 @@ class BoundsController {
         }
         return new ShapeResponses.AssetBounds(s.clipName(), overClip ? null : s.time(),
                 overClip ? null : s.loop().wireName(), overClip ? null : s.localTime(), overClip ? "clip" : "time",
-                times.length, acc.asset.bounds(), meshes, acc.skeleton.bounds());
+                times.length, acc.asset.bounds(), meshes, acc.skeleton.bounds(), s.layers());
     }
 
     private static boolean given(String param) {

@@ -26,7 +26,8 @@ final class MeshResponses {
 
     /** Skinned vertices in model space, same vertex order as the geometry. */
     @Schema(name = "SkinnedMesh")
-    record Skinned(int mesh, String clip, double time, String loop, Double localTime, List<SkinnedPrimitive> primitives) {
+    record Skinned(int mesh, String clip, double time, String loop, Double localTime, List<SkinnedPrimitive> primitives,
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<Sampling.LayerEcho> layers) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -1,5 +1,6 @@
 package io.posekit.api;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /** Response bodies of the pose and skin endpoints. Matrices are column-major arrays of 16, quaternions [x,y,z,w]. */
@@ -9,14 +10,16 @@ final class PoseResponses {
     }
 
     /** Local pose: each node's translation, rotation and scale relative to its parent, in summary node order. */
-    record LocalPose(String clip, double time, String loop, Double localTime, String space, List<LocalNode> nodes) {
+    record LocalPose(String clip, double time, String loop, Double localTime, String space, List<LocalNode> nodes,
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<Sampling.LayerEcho> layers) {
     }
 
     record LocalNode(String name, float[] translation, float[] rotation, float[] scale) {
     }
 
     /** Model pose: each node's matrix in model space (the scene root's space), in summary node order. */
-    record ModelPose(String clip, double time, String loop, Double localTime, String space, List<ModelNode> nodes) {
+    record ModelPose(String clip, double time, String loop, Double localTime, String space, List<ModelNode> nodes,
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<Sampling.LayerEcho> layers) {
     }
 
     record ModelNode(String name, float[] matrix) {
@@ -24,6 +27,6 @@ final class PoseResponses {
 
     /** Skinning matrices: model(joint) · inverseBind, one per joint in the skin's order. */
     record SkinMatrices(int skin, String clip, double time, String loop, Double localTime, List<String> joints,
-            List<float[]> matrices) {
+            List<float[]> matrices, @JsonInclude(JsonInclude.Include.NON_NULL) List<Sampling.LayerEcho> layers) {
     }
 }

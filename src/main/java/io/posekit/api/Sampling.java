@@ -2,117 +2,339 @@ package io.posekit.api;
 
 import io.posekit.asset.Model;
 import io.posekit.clip.Clip;
+import io.posekit.sampling.BlendEvaluator;
+import io.posekit.sampling.BlendMode;
+import io.posekit.sampling.BlendingJob;
+import io.posekit.sampling.JointMask;
+import io.posekit.sampling.LocalPose;
 import io.posekit.sampling.LoopMode;
 import io.posekit.sampling.Pose;
+import io.posekit.sampling.SamplingJob;
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * What a sampling request asks for, validated against an asset: the clip ({@code clip}: a name, or an index;
- * absent = the rest pose), the playback time and how it maps into the clip.
+ * What a sampling request asks for, validated against an asset: one clip ({@code clip}: a name, or an index; absent
+ * = the rest pose) or a blend of layers, the playback time and how it maps into the clip.
  *
  * <p>The playback time in seconds is one of {@code time}; {@code frame / fps}; or {@code normalized × duration}
  * (default 0), multiplied by {@code speed} (default 1, negative allowed). The loop mode ({@code clamp} default,
- * {@code repeat}, {@code pingpong}) maps it to the clip-local time that is sampled.
+ * {@code repeat}, {@code pingpong}) maps it to the clip-local time that is sampled. A blend resolves each layer's
+ * time the same way (see {@link LayerSpec}); {@code normalized} then applies to each layer's own clip.
  *
- * @param clip the clip, or {@code null} for the rest pose
- * @param time the playback time, seconds (after unit conversion and speed, before loop mapping)
+ * @param clip the clip, or {@code null} for the rest pose or a blend
+ * @param time the playback time, seconds (after unit conversion and speed, before loop mapping); for a blend given
+ *     in normalized time, the phase × speed
  * @param loop how time maps into the clip
  * @param localTime the clip-local time sampled, seconds, or {@code null} without a clip
+ * @param blend the blend, or {@code null}
  */
-record Sampling(Clip clip, double time, LoopMode loop, Double localTime) {
+record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend blend) {
+
+    /** The most layers one blend may have. */
+    static final int MAX_LAYERS = 16;
 
     /** Plain decimal numbers only: no NaN, Infinity, hex floats or type suffixes that Java would accept. */
     private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
 
     /**
-     * Validates {@code q} against {@code model}.
+     * A resolved blend: its evaluator, each layer's clip-local time, and what the response echoes.
      *
-     * @throws ApiException 400 for a malformed or conflicting time, speed or loop; 404 for an unknown clip
+     * @param evaluator samples and blends the layers
+     * @param localTimes each layer's clip-local time, seconds
+     * @param layers the echo
      */
-    static Sampling parse(Model model, SamplingQuery q) {
-        LoopMode loop = present(q.loop()) ? LoopMode.byWireName(q.loop()).orElseThrow(() -> ApiException.badRequest(
-                "Invalid loop mode", "loop '" + q.loop() + "' is not one of clamp, repeat, pingpong")) : LoopMode.CLAMP;
-        Clip clip = present(q.clip()) ? clip(model, q.clip()) : null;
-        double time = playbackTime(q, clip);
-        if (present(q.speed())) {
-            time *= number(q.speed(), "speed", "a finite decimal number");
-            if (!Double.isFinite(time)) {
-                throw ApiException.badRequest("Invalid time", "time × speed is out of range");
-            }
-        }
-        if (time == 0) {
-            time = 0; // no -0.0 in the echo
-        }
-        return new Sampling(clip, time, loop, clip == null ? null : loop.localTime(time, clip.duration()));
+    record Blend(BlendEvaluator evaluator, double[] localTimes, List<LayerEcho> layers) {
     }
 
-    private static Clip clip(Model model, String name) {
+    /**
+     * What a response says of each blended layer.
+     *
+     * @param clip the clip's name
+     * @param weight its weight
+     * @param mode normal or additive
+     * @param time its playback time, seconds
+     * @param localTime its clip-local time, seconds
+     */
+    @Schema(name = "BlendedLayer")
+    record LayerEcho(String clip, float weight, String mode, double time, double localTime) {
+    }
+
+    /** The time a request names, before it is resolved against a clip. */
+    private record When(Double time, Double frame, Double fps, Double normalized, Double speed, LoopMode loop) {
+    }
+
+    /**
+     * Validates the query parameters {@code q} against {@code model}.
+     *
+     * @throws ApiException 400 for a malformed or conflicting parameter; 404 for an unknown clip
+     */
+    static Sampling parse(Model model, SamplingQuery q) {
+        When when = new When(optional(q.time(), "time", "a finite decimal number of seconds"),
+                optional(q.frame(), "frame", "a finite decimal frame number"),
+                optional(q.fps(), "fps", "a positive decimal number of frames per second"),
+                optional(q.normalized(), "normalized", "a finite decimal number of clip durations"),
+                optional(q.speed(), "speed", "a finite decimal number"), loop(q.loop(), "loop"));
+        List<LayerSpec> layers = null;
+        if (q.layer() != null && !q.layer().isEmpty()) {
+            layers = new ArrayList<>();
+            for (int i = 0; i < q.layer().size(); i++) {
+                layers.add(compactLayer(q.layer().get(i), i));
+            }
+        }
+        Double threshold = optional(q.threshold(), "threshold", "a positive decimal number");
+        return resolve(model, emptyToNull(q.clip()), when, layers, threshold);
+    }
+
+    /**
+     * Validates a POST body {@code b} against {@code model}.
+     *
+     * @throws ApiException 400 for a malformed or conflicting field; 404 for an unknown clip
+     */
+    static Sampling parse(Model model, SamplingBody b) {
+        if (b == null) {
+            throw bad("Invalid body", "the body must be a JSON object");
+        }
+        When when = new When(b.time(), b.frame(), b.fps(), b.normalized(), b.speed(), loop(b.loop(), "loop"));
+        return resolve(model, emptyToNull(b.clip()), when, b.layers(), b.threshold());
+    }
+
+    private static Sampling resolve(Model model, String clipName, When when, List<LayerSpec> layers, Double threshold) {
+        checkWhen(when.time(), when.frame(), when.fps(), when.normalized(), "");
+        if (layers == null) {
+            if (threshold != null) {
+                throw bad("Invalid threshold", "threshold is only meaningful with layers");
+            }
+            Clip clip = clipName == null ? null : clip(model, clipName, "");
+            if (when.normalized() != null && clip == null) {
+                throw bad("Invalid time", "normalized time needs a clip (the rest pose has no duration)");
+            }
+            double time = playback(when.time(), when.frame(), when.fps(), when.normalized(),
+                    clip == null ? 0 : clip.duration(), when.speed(), "");
+            return new Sampling(clip, time, when.loop(),
+                    clip == null ? null : when.loop().localTime(time, clip.duration()), null);
+        }
+        if (clipName != null) {
+            throw bad("Invalid blend", "give clip or layers, not both");
+        }
+        if (layers.isEmpty() || layers.size() > MAX_LAYERS) {
+            throw bad("Invalid blend", "a blend has 1 to " + MAX_LAYERS + " layers, not " + layers.size());
+        }
+        float th = threshold == null ? BlendingJob.DEFAULT_THRESHOLD : threshold.floatValue();
+        if (threshold != null && !(threshold > 0 && Double.isFinite(threshold))) {
+            throw bad("Invalid threshold", "threshold must be a positive finite number, not " + threshold);
+        }
+        // the request's own time: seconds, or a phase when normalized (the rest pose's duration is irrelevant here)
+        double requestTime = playback(when.time(), when.frame(), when.fps(), when.normalized(), 1, when.speed(), "");
+        List<BlendEvaluator.Layer> resolved = new ArrayList<>(layers.size());
+        double[] localTimes = new double[layers.size()];
+        List<LayerEcho> echo = new ArrayList<>(layers.size());
+        for (int i = 0; i < layers.size(); i++) {
+            LayerSpec l = layers.get(i);
+            String where = "layer " + i + ": ";
+            if (l == null || l.clip() == null || l.clip().isEmpty()) {
+                throw bad("Invalid blend", where + "clip is required");
+            }
+            Clip clip = clip(model, l.clip(), where);
+            checkWhen(l.time(), l.frame(), l.fps(), l.normalized(), where);
+            boolean own = l.time() != null || l.frame() != null || l.normalized() != null;
+            double t = own ? playback(l.time(), l.frame(), l.fps(), l.normalized(), clip.duration(), null, where)
+                    : when.normalized() != null ? requestTime * clip.duration() : requestTime;
+            t = finite(t * number(l.speed(), 1, where + "speed"), where + "time × speed");
+            LoopMode loop = l.loop() == null ? when.loop() : loop(l.loop(), where + "loop");
+            double weight = number(l.weight(), 1, where + "weight");
+            if (weight < 0) {
+                throw bad("Invalid blend", where + "weight must not be negative, not " + weight);
+            }
+            BlendMode mode = l.mode() == null ? BlendMode.NORMAL : BlendMode.byWireName(l.mode()).orElseThrow(
+                    () -> bad("Invalid blend", where + "mode '" + l.mode() + "' is not one of normal, additive"));
+            float[] mask = null;
+            if (l.mask() != null) {
+                try {
+                    mask = JointMask.subtrees(model.rig(), l.mask());
+                } catch (IllegalArgumentException e) {
+                    throw bad("Invalid blend", where + "mask: " + e.getMessage());
+                }
+            }
+            LocalPose reference = mode == BlendMode.ADDITIVE ? reference(model, l.reference(), where) : null;
+            if (mode == BlendMode.NORMAL && l.reference() != null) {
+                throw bad("Invalid blend", where + "reference is only meaningful for additive layers");
+            }
+            resolved.add(new BlendEvaluator.Layer(clip, (float) weight, mode, mask, reference));
+            localTimes[i] = loop.localTime(t, clip.duration());
+            echo.add(new LayerEcho(clip.name(), (float) weight, mode.wireName(), t, localTimes[i]));
+        }
+        BlendEvaluator evaluator = new BlendEvaluator(model.rig(), resolved, th);
+        return new Sampling(null, requestTime, when.loop(), null, new Blend(evaluator, localTimes, List.copyOf(echo)));
+    }
+
+    /** An additive layer's reference: null = its clip's first frame (the evaluator samples it). */
+    private static LocalPose reference(Model model, String name, String where) {
+        if (name == null || name.equals("first")) {
+            return null;
+        }
+        LocalPose pose = new LocalPose(model.rig().nodeCount());
+        if (name.equals("rest")) {
+            pose.setToRest(model.rig());
+            return pose;
+        }
+        io.posekit.sampling.AdditiveDelta.sampleFirstFrame(new SamplingJob(), model.rig(),
+                clip(model, name, where + "reference: "), pose);
+        return pose;
+    }
+
+    /**
+     * A layer in the compact query form: {@code key:value} pairs separated by semicolons (not commas: Spring splits a
+     * lone comma-separated parameter into several values).
+     */
+    private static LayerSpec compactLayer(String text, int index) {
+        String where = "layer " + index + ": ";
+        String clip = null, mode = null, loop = null, reference = null;
+        Double weight = null, time = null, normalized = null, frame = null, fps = null, speed = null;
+        List<String> mask = null;
+        for (String part : text.split(";", -1)) {
+            int colon = part.indexOf(':');
+            if (colon <= 0) {
+                throw bad("Invalid blend", where + "'" + part + "' is not key:value");
+            }
+            String key = part.substring(0, colon).strip();
+            String value = part.substring(colon + 1).strip();
+            switch (key) {
+                case "clip" -> clip = value;
+                case "mode" -> mode = value;
+                case "loop" -> loop = value;
+                case "reference" -> reference = value;
+                case "weight" -> weight = required(value, where + "weight", "a finite decimal number");
+                case "time" -> time = required(value, where + "time", "a finite decimal number of seconds");
+                case "normalized" -> normalized = required(value, where + "normalized", "a finite decimal number of clip durations");
+                case "frame" -> frame = required(value, where + "frame", "a finite decimal frame number");
+                case "fps" -> fps = required(value, where + "fps", "a positive decimal number of frames per second");
+                case "speed" -> speed = required(value, where + "speed", "a finite decimal number");
+                case "mask" -> mask = List.of(value.split("\\|", -1));
+                default -> throw bad("Invalid blend", where + "unknown key '" + key + "'; keys: clip, weight, mode,"
+                        + " time, normalized, frame, fps, speed, loop, mask, reference");
+            }
+        }
+        return new LayerSpec(clip, weight, mode, time, normalized, frame, fps, speed, loop, mask, reference);
+    }
+
+    private static void checkWhen(Double time, Double frame, Double fps, Double normalized, String where) {
+        int given = (time != null ? 1 : 0) + (frame != null ? 1 : 0) + (normalized != null ? 1 : 0);
+        if (given > 1) {
+            throw bad("Invalid time", where + "give at most one of time, frame (with fps) and normalized");
+        }
+        if ((fps != null) != (frame != null)) {
+            throw bad("Invalid time", where + (fps != null ? "fps is only meaningful with frame"
+                    : "frame needs fps (frames per second)"));
+        }
+        if (fps != null && !(fps > 0)) {
+            throw bad("Invalid time", where + "fps '" + plain(fps) + "' is not a positive decimal number of frames per second");
+        }
+        for (Double d : new Double[] {time, frame, fps, normalized}) {
+            if (d != null && !Double.isFinite(d)) {
+                throw bad("Invalid time", where + "times must be finite numbers");
+            }
+        }
+    }
+
+    /** Seconds (or a phase for duration 1) from whichever of time, frame/fps and normalized is given, times speed. */
+    private static double playback(Double time, Double frame, Double fps, Double normalized, double duration,
+            Double speed, String where) {
+        double t;
+        if (frame != null) {
+            t = finite(frame / fps, where + "frame / fps");
+        } else if (normalized != null) {
+            t = finite(normalized * duration, where + "normalized × duration");
+        } else {
+            t = time == null ? 0 : time;
+        }
+        if (speed != null) {
+            t = finite(t * speed, where + "time × speed");
+        }
+        return t == 0 ? 0 : t; // no -0.0 in the echo
+    }
+
+    private static Clip clip(Model model, String name, String where) {
         int index = model.findClip(name).orElseThrow(() -> ApiException.notFound("Unknown clip",
-                "clip '" + name + "' does not exist; clips: " + (model.clips().isEmpty() ? "none"
+                where + "clip '" + name + "' does not exist; clips: " + (model.clips().isEmpty() ? "none"
                         : model.clips().stream().map(c -> "'" + c.name() + "'").collect(Collectors.joining(", ")))));
         return model.clips().get(index);
     }
 
-    /** Seconds from whichever of time, frame/fps and normalized is given. */
-    private static double playbackTime(SamplingQuery q, Clip clip) {
-        int given = (present(q.time()) ? 1 : 0) + (present(q.frame()) ? 1 : 0) + (present(q.normalized()) ? 1 : 0);
-        if (given > 1) {
-            throw ApiException.badRequest("Invalid time", "give at most one of time, frame (with fps) and normalized");
+    private static LoopMode loop(String value, String name) {
+        if (value == null || value.isEmpty()) {
+            return LoopMode.CLAMP;
         }
-        if (present(q.fps()) != present(q.frame())) {
-            throw ApiException.badRequest("Invalid time", present(q.fps()) ? "fps is only meaningful with frame"
-                    : "frame needs fps (frames per second)");
-        }
-        if (present(q.frame())) {
-            double frame = number(q.frame(), "frame", "a finite decimal frame number");
-            double fps = number(q.fps(), "fps", "a positive decimal number of frames per second");
-            if (!(fps > 0)) {
-                throw ApiException.badRequest("Invalid time", "fps '" + q.fps()
-                        + "' is not a positive decimal number of frames per second");
-            }
-            return finite(frame / fps, "frame / fps");
-        }
-        if (present(q.normalized())) {
-            double normalized = number(q.normalized(), "normalized", "a finite decimal number of clip durations");
-            if (clip == null) {
-                throw ApiException.badRequest("Invalid time", "normalized time needs a clip (the rest pose has no duration)");
-            }
-            return finite(normalized * clip.duration(), "normalized × duration");
-        }
-        return present(q.time()) ? number(q.time(), "time", "a finite decimal number of seconds") : 0;
+        return LoopMode.byWireName(value).orElseThrow(() -> bad("Invalid loop mode",
+                name + " '" + value + "' is not one of clamp, repeat, pingpong"));
     }
 
     private static double finite(double value, String what) {
         if (!Double.isFinite(value)) {
-            throw ApiException.badRequest("Invalid time", what + " is out of range");
+            throw bad("Invalid time", what + " is out of range");
         }
         return value;
     }
 
+    private static double number(Double value, double otherwise, String what) {
+        if (value == null) {
+            return otherwise;
+        }
+        if (!Double.isFinite(value)) {
+            throw bad("Invalid blend", what + " must be a finite number");
+        }
+        return value;
+    }
+
+    /** A query parameter as a plain finite decimal number, {@code null} when absent. */
+    private static Double optional(String value, String name, String what) {
+        return value == null || value.isEmpty() ? null : required(value, name, what);
+    }
+
     /** A plain finite decimal number, or a 400 saying {@code name 'value' is not <what>} / is out of range. */
-    private static double number(String value, String name, String what) {
+    private static double required(String value, String name, String what) {
+        String title = "Invalid " + (name.contains(": ") ? "blend" : name);
         if (!DECIMAL.matcher(value).matches()) {
-            throw ApiException.badRequest("Invalid " + name, name + " '" + value + "' is not " + what);
+            throw bad(title, name + " '" + value + "' is not " + what);
         }
         double d = Double.parseDouble(value);
         if (!Double.isFinite(d)) {
-            throw ApiException.badRequest("Invalid " + name, name + " '" + value + "' is out of range");
+            throw bad(title, name + " '" + value + "' is out of range");
         }
         return d;
     }
 
-    private static boolean present(String s) {
-        return s != null && !s.isEmpty();
+    private static String plain(double d) {
+        return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
     }
 
-    /** The clip's name, or {@code null} for the rest pose. */
+    private static String emptyToNull(String s) {
+        return s == null || s.isEmpty() ? null : s;
+    }
+
+    private static ApiException bad(String title, String detail) {
+        return ApiException.badRequest(title, detail);
+    }
+
+    /** The clip's name, or {@code null} for the rest pose or a blend. */
     String clipName() {
         return clip == null ? null : clip.name();
     }
 
-    /** Samples the asset's rig and accumulates model matrices. */
+    /** The blended layers, or {@code null} without a blend. */
+    List<LayerEcho> layers() {
+        return blend == null ? null : blend.layers();
+    }
+
+    /** Samples the asset's rig (or blends the layers) and accumulates model matrices. */
     Pose evaluate(Model model) {
+        if (blend != null) {
+            blend.evaluator().evaluate(blend.localTimes());
+            return new Pose(blend.evaluator().local(), blend.evaluator().modelMatrices());
+        }
         return Pose.evaluate(model.rig(), clip, localTime == null ? 0 : localTime);
     }
 }

@@ -28,11 +28,14 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -83,11 +86,41 @@ class SamplingController {
                     + " model: each node's matrix in model space.", example = "model",
                     schema = @Schema(type = "string", allowableValues = {"local", "model"}, defaultValue = "local"))
             @RequestParam(required = false) String space) {
+        return pose(id, model -> Sampling.parse(model, query), space);
+    }
+
+    @PostMapping(path = "/pose", consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(operationId = "postPose", summary = "Pose of every node",
+            description = "As GET, with the clip or blend and the time in a JSON body.",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The pose.", content = @Content(
+                        mediaType = MediaType.APPLICATION_JSON_VALUE,
+                        schema = @Schema(oneOf = {PoseResponses.LocalPose.class, PoseResponses.ModelPose.class}))),
+                @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
+                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
+                                schema = @Schema(type = "integer")),
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
+    Object posePost(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
+            @RequestBody SamplingBody body,
+            @Parameter(description = "local (default): each node's translation, rotation and scale relative to its parent;"
+                    + " model: each node's matrix in model space.", example = "model",
+                    schema = @Schema(type = "string", allowableValues = {"local", "model"}, defaultValue = "local"))
+            @RequestParam(required = false) String space) {
+        return pose(id, model -> Sampling.parse(model, body), space);
+    }
+
+    private Object pose(String id, Function<Model, Sampling> sampling, String space) {
         Model model = Assets.require(assets, id).model();
         if (space != null && !space.isEmpty() && !space.equals("local") && !space.equals("model")) {
             throw ApiException.badRequest("Invalid space", "space '" + space + "' is not one of local, model");
         }
-        Sampling s = Sampling.parse(model, query);
+        Sampling s = sampling.apply(model);
         Pose pose = s.evaluate(model);
         Rig rig = model.rig();
         int n = rig.nodeCount();
@@ -96,7 +129,8 @@ class SamplingController {
             for (int i = 0; i < n; i++) {
                 nodes.add(new PoseResponses.ModelNode(rig.name(i), slice(pose.modelMatrices(), 16 * i, 16)));
             }
-            return new PoseResponses.ModelPose(s.clipName(), s.time(), s.loop().wireName(), s.localTime(), "model", nodes);
+            return new PoseResponses.ModelPose(s.clipName(), s.time(), s.loop().wireName(), s.localTime(), "model", nodes,
+                    s.layers());
         }
         LocalPose local = pose.local();
         List<PoseResponses.LocalNode> nodes = new ArrayList<>(n);
@@ -104,7 +138,8 @@ class SamplingController {
             nodes.add(new PoseResponses.LocalNode(rig.name(i), slice(local.translations(), 3 * i, 3),
                     slice(local.rotations(), 4 * i, 4), slice(local.scales(), 3 * i, 3)));
         }
-        return new PoseResponses.LocalPose(s.clipName(), s.time(), s.loop().wireName(), s.localTime(), "local", nodes);
+        return new PoseResponses.LocalPose(s.clipName(), s.time(), s.loop().wireName(), s.localTime(), "local", nodes,
+                s.layers());
     }
 
     @GetMapping(path = "/skins/{skin}/matrices",
@@ -134,9 +169,42 @@ class SamplingController {
             @PathVariable("skin") String skinParam,
             @ParameterObject SamplingQuery query,
             @Parameter(hidden = true) @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
+        return skinMatrices(id, skinParam, model -> Sampling.parse(model, query), accept);
+    }
+
+    @PostMapping(path = "/skins/{skin}/matrices", consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_OCTET_STREAM_VALUE})
+    @Operation(operationId = "postSkinMatrices", summary = "Skinning matrices of a skin",
+            description = "As GET, with the clip or blend and the time in a JSON body.",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The skinning matrices.",
+                        headers = @Header(name = LAYOUT_HEADER, description = "For binary responses, what the floats are, e.g. matrix:24x16.",
+                                schema = @Schema(type = "string")),
+                        content = {
+                            @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = PoseResponses.SkinMatrices.class)),
+                            @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM_VALUE, schema = @Schema(type = "string", format = "binary"))}),
+                @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
+                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
+                                schema = @Schema(type = "integer")),
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
+    ResponseEntity<?> skinMatricesPost(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
+            @Parameter(description = ApiDocs.SKIN, example = "0", schema = @Schema(type = "integer", minimum = "0"))
+            @PathVariable("skin") String skinParam,
+            @RequestBody SamplingBody body,
+            @Parameter(hidden = true) @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
+        return skinMatrices(id, skinParam, model -> Sampling.parse(model, body), accept);
+    }
+
+    private ResponseEntity<?> skinMatrices(String id, String skinParam, Function<Model, Sampling> sampling, String accept) {
         Model model = Assets.require(assets, id).model();
         int skinIndex = index(skinParam, model.skins().size(), "skin");
-        Sampling s = Sampling.parse(model, query);
+        Sampling s = sampling.apply(model);
         Skin skin = model.skins().get(skinIndex);
         float[] matrices = MeshPoser.skinningMatrices(skin, s.evaluate(model).modelMatrices());
         if (Negotiation.wantsBinary(accept)) {
@@ -149,7 +217,7 @@ class SamplingController {
             list.add(slice(matrices, 16 * k, 16));
         }
         return json(new PoseResponses.SkinMatrices(skinIndex, s.clipName(), s.time(), s.loop().wireName(),
-                s.localTime(), joints, list));
+                s.localTime(), joints, list, s.layers()));
     }
 
     @GetMapping(path = "/meshes/{mesh}", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -212,10 +280,48 @@ class SamplingController {
                     schema = @Schema(type = "string", defaultValue = "position,normal"))
             @RequestParam(required = false) String attributes,
             @Parameter(hidden = true) @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
+        return skinned(id, meshParam, model -> Sampling.parse(model, query), attributes, accept);
+    }
+
+    @PostMapping(path = "/meshes/{mesh}/skinned", consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_OCTET_STREAM_VALUE})
+    @Operation(operationId = "postSkinnedMesh", summary = "Skinned vertices of a mesh instance",
+            description = "As GET, with the clip or blend and the time in a JSON body.",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The skinned vertices.",
+                        headers = @Header(name = LAYOUT_HEADER, description = "For binary responses, per primitive (;-separated)"
+                                + " the attribute blocks in order, e.g. position:1728x3,normal:1728x3.", schema = @Schema(type = "string")),
+                        content = {
+                            @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = MeshResponses.Skinned.class)),
+                            @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM_VALUE, schema = @Schema(type = "string", format = "binary"))}),
+                @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
+                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
+                                schema = @Schema(type = "integer")),
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
+    ResponseEntity<?> skinnedPost(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
+            @Parameter(description = ApiDocs.MESH, example = "0", schema = @Schema(type = "integer", minimum = "0"))
+            @PathVariable("mesh") String meshParam,
+            @RequestBody SamplingBody body,
+            @Parameter(description = "Comma-separated attributes to produce (position, normal, tangent); normals and"
+                    + " tangents only where the primitive has them.", example = "position,normal,tangent",
+                    schema = @Schema(type = "string", defaultValue = "position,normal"))
+            @RequestParam(required = false) String attributes,
+            @Parameter(hidden = true) @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
+        return skinned(id, meshParam, model -> Sampling.parse(model, body), attributes, accept);
+    }
+
+    private ResponseEntity<?> skinned(String id, String meshParam, Function<Model, Sampling> sampling, String attributes,
+            String accept) {
         Model model = Assets.require(assets, id).model();
         int meshIndex = index(meshParam, model.meshes().size(), "mesh");
         Set<VertexAttribute> wanted = attributes(attributes);
-        Sampling s = Sampling.parse(model, query);
+        Sampling s = sampling.apply(model);
         MeshInstance mesh = model.meshes().get(meshIndex);
         Pose pose = s.evaluate(model);
         float[] skinning = mesh.skinned()
@@ -228,7 +334,7 @@ class SamplingController {
                 .map(p -> new MeshResponses.SkinnedPrimitive(p.vertexCount(), p.positions(), p.normals(), p.tangents()))
                 .toList();
         return json(new MeshResponses.Skinned(meshIndex, s.clipName(), s.time(), s.loop().wireName(), s.localTime(),
-                prims));
+                prims, s.layers()));
     }
 
     private static ResponseEntity<byte[]> skinnedBinary(List<PosedPrimitive> posed) {

@@ -2,11 +2,13 @@ package io.posekit.api;
 
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
+import java.util.List;
 
 /**
  * The query parameters that say what to sample, shared by every sampling endpoint: which clip, when (one of
  * {@code time} in seconds, {@code frame} at {@code fps}, or {@code normalized} in clip durations), how fast
- * ({@code speed}) and how time maps into the clip ({@code loop}). Raw strings: {@link Sampling#parse} validates
+ * ({@code speed}) and how time maps into the clip ({@code loop}); or, instead of one clip, a blend of {@code layer}s
+ * (each a compact {@code key:value;…} list, see {@link ApiDocs#LAYER}). Raw strings: {@link Sampling#parse} validates
  * them and names what is wrong.
  */
 record SamplingQuery(
@@ -20,5 +22,13 @@ record SamplingQuery(
         @Parameter(description = ApiDocs.SPEED, example = "1", schema = @Schema(type = "number", defaultValue = "1"))
         String speed,
         @Parameter(description = ApiDocs.LOOP, example = "repeat", schema = @Schema(type = "string",
-                allowableValues = {"clamp", "repeat", "pingpong"}, defaultValue = "clamp")) String loop) {
+                allowableValues = {"clamp", "repeat", "pingpong"}, defaultValue = "clamp")) String loop,
+        @Parameter(description = ApiDocs.LAYER, example = "clip:Walk;weight:0.7") List<String> layer,
+        @Parameter(description = ApiDocs.THRESHOLD, example = "0.1", schema = @Schema(type = "number", defaultValue = "0.1"))
+        String threshold) {
+
+    /** A query with only a clip and a loop mode (the rest as absent). */
+    static SamplingQuery of(String clip, String loop) {
+        return new SamplingQuery(clip, null, null, null, null, null, loop, null, null);
+    }
 }

@@ -1,5 +1,6 @@
 package io.posekit.api;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.posekit.skinning.Bounds;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
@@ -17,7 +18,7 @@ final class ShapeResponses {
      */
     @Schema(name = "Skeleton")
     record Skeleton(String clip, double time, String loop, Double localTime, String nodes, List<Joint> joints,
-            List<int[]> segments, float[] lines) {
+            List<int[]> segments, float[] lines, @JsonInclude(JsonInclude.Include.NON_NULL) List<Sampling.LayerEcho> layers) {
     }
 
     /** One shown node: its name, rig node index (summary order), shown parent (position in joints, -1) and position. */
@@ -32,7 +33,7 @@ final class ShapeResponses {
      */
     @Schema(name = "AssetBounds")
     record AssetBounds(String clip, Double time, String loop, Double localTime, String over, int samples,
-            Bounds asset, List<MeshBounds> meshes, Bounds skeleton) {
+            Bounds asset, List<MeshBounds> meshes, Bounds skeleton, @JsonInclude(JsonInclude.Include.NON_NULL) List<Sampling.LayerEcho> layers) {
     }
 
     @Schema(name = "MeshBounds")

@@ -94,6 +94,6 @@ class SkeletonController {
             o += 6;
         }
         return new ShapeResponses.Skeleton(s.clipName(), s.time(), s.loop().wireName(), s.localTime(),
-                all ? "all" : "joints", joints, segments, flat);
+                all ? "all" : "joints", joints, segments, flat, s.layers());
     }
 }
