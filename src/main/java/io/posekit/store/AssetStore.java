@@ -28,9 +28,13 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Uploaded files on the local file system, one directory per content id:
  * {@code <dir>/<id>/manifest.json} (a {@link StoredAsset}) and {@code <dir>/<id>/files/<n>} (the n-th file
- * in canonical order). An asset is written to a fresh {@code .incoming-*} directory, every file fsynced,
- * then renamed into place atomically, so readers see a whole asset or none, and a crash leaves only an
- * incoming directory that the next start removes. Deletion renames the directory away before removing it.
+ * in canonical order). An asset is written to a fresh {@code .incoming-*} directory, every file and the directory
+ * fsynced, then renamed into place atomically and the store directory fsynced, so readers see a whole asset or
+ * none, a saved asset survives a crash (kill -9, power loss) once {@link #save} has returned, and a crash leaves
+ * only an incoming directory that the next start removes. A failed fsync fails the save. Deletion renames the
+ * directory away, fsyncs the store directory (so an acknowledged delete stays deleted) and then removes it.
+ * Start-up also removes what a crash can leave of the health probe ({@code .health-*}, see
+ * {@link StoreHealthIndicator}).
  *
  * <p>Reading an asset's files verifies them against its id ({@link ContentId}): a missing file or content that
  * no longer hashes to the id marks the asset corrupt ({@link CorruptAssetException}, logged once), and so does an
@@ -45,6 +49,29 @@ public final class AssetStore {
     private static final Logger log = LoggerFactory.getLogger(AssetStore.class);
     private static final String MANIFEST = "manifest.json";
     private static final String FILES = "files";
+    /** Names of the store's own temporaries in the store directory: never assets, removed at start-up. */
+    private static final List<String> TEMPORARY_PREFIXES = List.of(".incoming-", ".deleted-", ".health-");
+
+    /**
+     * How the store makes a directory's entries durable (new files, renames into and out of it): fsync(2) on the
+     * directory. Replaceable in tests, to observe the order of syncs or make one fail.
+     */
+    @FunctionalInterface
+    interface DirectorySync {
+
+        /** Makes the entries of {@code dir} durable, or throws. */
+        void sync(Path dir) throws IOException;
+
+        /**
+         * fsync of the directory; nothing on Windows, where Java cannot open a directory to sync it. A failure to
+         * open or sync is an error everywhere else: the save it belongs to is not acknowledged.
+         */
+        DirectorySync PLATFORM = System.getProperty("os.name", "").startsWith("Windows") ? dir -> { } : dir -> {
+            try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+                ch.force(true);
+            }
+        };
+    }
 
     private final Path root;
     private final JsonMapper json = JsonMapper.builder().build();
@@ -52,10 +79,17 @@ public final class AssetStore {
     /** Corrupt assets: id → what is wrong. */
     private final Map<String, String> corrupt = new ConcurrentHashMap<>();
     private final Object[] locks = new Object[64];
+    private final DirectorySync directorySync;
 
     /** Opens (creating if needed) the store at {@code root} and indexes what it holds. */
     public AssetStore(Path root) {
+        this(root, DirectorySync.PLATFORM);
+    }
+
+    /** A store that makes directory entries durable with {@code directorySync} (tests). */
+    AssetStore(Path root, DirectorySync directorySync) {
         this.root = root.toAbsolutePath().normalize();
+        this.directorySync = directorySync;
         for (int i = 0; i < locks.length; i++) {
             locks[i] = new Object();
         }
@@ -95,9 +129,12 @@ public final class AssetStore {
     }
 
     /**
-     * Stores {@code files} (any order) under {@code meta.id()} atomically and durably. When the id is
-     * already stored (a concurrent upload of the same content won), the stored one is returned unchanged;
-     * a corrupt copy is replaced.
+     * Stores {@code files} (any order) under {@code meta.id()} atomically and durably: when it returns, the asset
+     * survives a crash. When the id is already stored (a concurrent upload of the same content won), the stored
+     * one is returned unchanged; a corrupt copy is replaced.
+     *
+     * @throws UncheckedIOException when the asset could not be written, or not made durable (then it is not
+     *     indexed, though it may be found on disk at the next start or by saving it again)
      */
     public StoredAsset save(StoredAsset meta, List<SourceFile> files) {
         synchronized (lock(meta.id())) {
@@ -122,8 +159,8 @@ public final class AssetStore {
                 writeDurably(incoming.resolve(FILES).resolve(Integer.toString(i)), ordered.get(i).bytes());
             }
             writeDurably(incoming.resolve(MANIFEST), json.writeValueAsBytes(meta));
-            fsyncDirectory(incoming.resolve(FILES));
-            fsyncDirectory(incoming);
+            directorySync.sync(incoming.resolve(FILES));
+            directorySync.sync(incoming);
             try {
                 Files.move(incoming, target, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
@@ -136,10 +173,14 @@ public final class AssetStore {
                 }
                 deleteTree(incoming);
                 StoredAsset winner = readManifest(target);
+                // the other rename may not be durable yet (or our own, if its fsync failed before): it is
+                // acknowledged now, so it must be
+                directorySync.sync(root);
                 index.putIfAbsent(winner.id(), winner);
                 return index.get(winner.id());
             }
-            fsyncDirectory(root);
+            // the rename is durable only once the directory holding the new entry is synced
+            directorySync.sync(root);
             index.put(meta.id(), meta);
             return meta;
         } catch (IOException e) {
@@ -235,6 +276,8 @@ public final class AssetStore {
         } catch (java.nio.file.NoSuchFileException alreadyGone) {
             return;
         }
+        // without it a crash could bring the acknowledged-deleted asset back (the rename undone)
+        directorySync.sync(root);
         deleteTree(trash);
     }
 
@@ -246,8 +289,9 @@ public final class AssetStore {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(root)) {
             for (Path entry : entries) {
                 String name = entry.getFileName().toString();
-                if (name.startsWith(".incoming-") || name.startsWith(".deleted-")) {
-                    // left by a crash mid-write or mid-delete: never acknowledged, or already deleted
+                if (TEMPORARY_PREFIXES.stream().anyMatch(name::startsWith)) {
+                    // left by a crash mid-write, mid-delete or mid-probe: never acknowledged, already deleted, or
+                    // never an asset
                     deleteQuietly(entry);
                 } else if (ContentId.isWellFormed(name) && Files.isDirectory(entry)) {
                     if (!Files.isRegularFile(entry.resolve(MANIFEST))) {
@@ -291,15 +335,6 @@ public final class AssetStore {
                 ch.write(buf);
             }
             ch.force(true);
-        }
-    }
-
-    private static void fsyncDirectory(Path dir) {
-        // makes the directory entries (new files, the rename) durable; not every platform allows it
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
-        } catch (IOException | UnsupportedOperationException ignored) {
-            // best effort: Windows cannot open directories
         }
     }
 

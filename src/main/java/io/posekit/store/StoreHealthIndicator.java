@@ -13,6 +13,9 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * <p>Details: {@code dir}, {@code assets} (how many are stored) and {@code corrupt} (the ids of assets found
  * corrupt, see {@link CorruptAssetException}). Corrupt assets do not make the store {@code DOWN}: the instance
  * keeps serving every other asset, and the damaged ones answer 410 until deleted or uploaded again.
+ *
+ * <p>The probe is a {@code .health-*} file in the store directory; one left by a crash is removed when the store
+ * next opens.
  */
 public final class StoreHealthIndicator implements HealthIndicator {
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.posekit.asset.SourceFile;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,6 +78,84 @@ class AssetStoreTest {
         assertThat(store.list()).isEmpty();
         assertThat(dir.resolve(".incoming-123")).doesNotExist();
         assertThat(dir.resolve("not-an-id")).exists();
+    }
+
+    @Test
+    void removesAHealthProbeAndADeletionLeftByACrashOnStart() throws IOException {
+        Files.writeString(dir.resolve(".health-4711.probe"), "");
+        Files.createDirectories(dir.resolve(".deleted-123/files"));
+        Files.writeString(dir.resolve(".deleted-123/files/0"), "deleted");
+        new AssetStore(dir);
+        assertThat(dir.toFile().list()).isEmpty();
+    }
+
+    /**
+     * What a {@link AssetStore.DirectorySync} is asked to sync, relative to the store directory, and what the
+     * store directory holds at that moment (temporary names without their random part).
+     */
+    private String describeSync(Path synced) throws IOException {
+        Path root = dir.toAbsolutePath().normalize();
+        String what = root.equals(synced) ? "<root>" : root.relativize(synced).toString();
+        try (Stream<Path> entries = Files.list(root)) {
+            return mask(what) + " holding " + entries.map(p -> mask(p.getFileName().toString())).sorted().toList();
+        }
+    }
+
+    private static String mask(String name) {
+        return name.replaceAll("^\\.(incoming|deleted)-[0-9a-f-]{36}", ".$1-*");
+    }
+
+    @Test
+    void aSaveReturnsOnlyOnceItsDirectoryAndItsRenameAreSyncedAndADeleteOnceItsRenameIs() throws IOException {
+        List<String> syncs = new ArrayList<>();
+        AssetStore store = new AssetStore(dir, synced -> syncs.add(describeSync(synced)));
+        List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
+        StoredAsset meta = meta(files);
+
+        store.save(meta, files);
+        // the root sync comes after the rename (the asset is in place), and makes that rename durable
+        assertThat(syncs).containsExactly(
+                ".incoming-*/files holding [.incoming-*]",
+                ".incoming-* holding [.incoming-*]",
+                "<root> holding [" + meta.id() + "]");
+
+        syncs.clear();
+        store.delete(meta.id());
+        assertThat(syncs).containsExactly("<root> holding [.deleted-*]");
+        assertThat(dir.toFile().list()).isEmpty();
+    }
+
+    @Test
+    void aFailedSyncFailsTheSaveUntilASaveThatSyncs() throws IOException {
+        AtomicBoolean failIncoming = new AtomicBoolean(true);
+        AtomicBoolean failRoot = new AtomicBoolean(true);
+        Path root = dir.toAbsolutePath().normalize();
+        AssetStore store = new AssetStore(dir, synced -> {
+            if (root.equals(synced) ? failRoot.get() : failIncoming.get()) {
+                throw new IOException("EIO");
+            }
+        });
+        List<SourceFile> files = List.of(file("a.glb", "glTF"));
+        StoredAsset meta = meta(files);
+
+        // the incoming directory could not be synced: nothing is left behind
+        assertThatThrownBy(() -> store.save(meta, files)).isInstanceOf(UncheckedIOException.class)
+                .hasMessage("cannot store asset " + meta.id()).hasRootCauseMessage("EIO");
+        assertThat(dir.toFile().list()).isEmpty();
+
+        // renamed into place but the rename could not be synced: not acknowledged, not listed
+        failIncoming.set(false);
+        assertThatThrownBy(() -> store.save(meta, files)).isInstanceOf(UncheckedIOException.class)
+                .hasMessage("cannot store asset " + meta.id()).hasRootCauseMessage("EIO");
+        assertThat(store.find(meta.id())).isEmpty();
+        assertThat(store.list()).isEmpty();
+
+        // saving again finds the asset in place, and acknowledges it once the rename is synced
+        failRoot.set(false);
+        assertThat(store.save(meta, files)).isEqualTo(meta);
+        assertThat(store.list()).containsExactly(meta);
+        assertThat(dir.toFile().list()).containsExactly(meta.id());
+        assertThat(new AssetStore(dir).find(meta.id())).contains(meta);
     }
 
     /** Flips one bit of a stored file, as bit rot would. */

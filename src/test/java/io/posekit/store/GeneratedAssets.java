@@ -21,6 +21,15 @@ public final class GeneratedAssets {
 
     /** A GLB of a skinned mesh with {@code vertices} vertices (rounded down to whole triangles, at least one). */
     public static byte[] skinnedMesh(int vertices, long seed) {
+        return skinnedMeshBuilder(vertices, seed).toGlb();
+    }
+
+    /**
+     * The builder of {@link #skinnedMesh}, for other containers than GLB (e.g.
+     * {@link GltfBuilder#toGltfWithExternalBin}): nodes Soup, Root and Tip, skin Armature over Root and Tip, clip
+     * Bend of one second.
+     */
+    public static GltfBuilder skinnedMeshBuilder(int vertices, long seed) {
         int n = Math.max(3, vertices / 3 * 3);
         SplittableRandom random = new SplittableRandom(seed);
         float[] positions = new float[3 * n];
@@ -57,6 +66,6 @@ public final class GeneratedAssets {
         float s = (float) Math.sqrt(0.5);
         b.animation("Bend").track(tip, "rotation", "LINEAR", new float[] {0, 1}, new float[] {0, 0, 0, 1, 0, 0, s, s});
         b.setRoot("extras", "generated-" + seed);
-        return b.toGlb();
+        return b;
     }
 }
