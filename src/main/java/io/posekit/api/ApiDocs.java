@@ -29,6 +29,14 @@ final class ApiDocs {
             + " layer=clip:Walk;weight:0.7&layer=clip:Run;weight:0.3&normalized=0.4.";
     static final String THRESHOLD = "Blend threshold: a joint whose normal layers weigh less than it is blended with the"
             + " rest pose. Default 0.1.";
+    static final String SKINNING = "linear (default): linear blend skinning; dq: dual-quaternion skinning (rigid parts"
+            + " blended as dual quaternions, uniform scale linearly; 422 when a used joint has non-uniform scale, shear or"
+            + " mirroring).";
+    static final String FORM = "matrix (default): 16 floats per joint; dualQuaternion: each skinning matrix as a unit dual"
+            + " quaternion [real xyzw, dual xyzw] and a uniform scale applied first (binary: 9 floats per joint); 422 when a"
+            + " joint is not rigid × uniform scale.";
+    static final String NOT_RIGID = "Dual quaternions were asked for and a joint has non-uniform scale, shear or"
+            + " mirroring, which they cannot represent; the detail names the skin, joint (and frame).";
     static final String LOOP = "How time maps into the clip: clamp holds the first/last key; repeat wraps (t = k·d → 0);"
             + " pingpong plays forward then backward.";
     static final String SKIN = "Skin index (see the summary's skins).";

@@ -39,4 +39,25 @@ final class ApiException extends RuntimeException {
     static ApiException tooLarge(String detail) {
         return new ApiException(HttpStatus.CONTENT_TOO_LARGE, "Upload too large", detail);
     }
+
+    /**
+     * The 422 for a joint that dual-quaternion skinning cannot represent, naming the skin, the joint (index and node
+     * name), what is wrong and, for a bake, the frame.
+     *
+     * @param when e.g. {@code "frame 12 (t = 0.4 s): "}, or empty
+     */
+    static ApiException notRigid(io.posekit.skinning.NonRigidJointException e, io.posekit.asset.Model model, int skin,
+            String when) {
+        io.posekit.rig.Skin s = model.skins().get(skin);
+        String name = e.joint() < s.jointCount() ? model.rig().name(s.jointNode(e.joint())) : null;
+        String what = switch (e.reason()) {
+            case NON_UNIFORM_SCALE -> "has non-uniform scale " + e.formattedScales();
+            case SHEAR -> "is sheared";
+            case MIRROR -> "is mirrored (scale " + e.formattedScales() + ")";
+            case NOT_FINITE -> "has a non-finite skinning matrix";
+        };
+        return new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "Not representable by dual quaternions", when + "skin "
+                + skin + " joint " + e.joint() + (name == null ? "" : " ('" + name + "')") + " " + what
+                + "; dual-quaternion skinning cannot represent it; use skinning=linear");
+    }
 }

@@ -5,6 +5,11 @@ import static io.posekit.api.ApiDocs.PROBLEM_JSON;
 import io.posekit.asset.Model;
 import io.posekit.bake.FrameEvaluator;
 import io.posekit.config.PosekitProperties;
+import io.posekit.skinning.MeshInstance;
+import io.posekit.skinning.NonRigidJointException;
+import io.posekit.skinning.Primitive;
+import io.posekit.skinning.SkinningDualQuaternionsJob;
+import io.posekit.skinning.SkinningMethod;
 import io.posekit.store.AssetRepository;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -70,6 +75,8 @@ class BakeController {
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "422", description = ApiDocs.NOT_RIGID,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
                         headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
                                 schema = @Schema(type = "integer")),
@@ -83,10 +90,13 @@ class BakeController {
         boolean posed = plan.outputs().contains(BakePlan.Output.SKINNED_POSITIONS)
                 || plan.outputs().contains(BakePlan.Output.SKINNED_NORMALS)
                 || plan.outputs().contains(BakePlan.Output.BOUNDS);
+        boolean matrices = plan.outputs().contains(BakePlan.Output.SKINNING_MATRICES)
+                || plan.outputs().contains(BakePlan.Output.SKINNING_DUAL_QUATERNIONS);
         FrameEvaluator frames = new FrameEvaluator(model, plan.clip(),
-                plan.outputs().contains(BakePlan.Output.SKINNING_MATRICES) ? plan.skins() : new int[0],
+                plan.blend() == null ? null : plan.blend().evaluator(), matrices ? plan.skins() : new int[0],
                 posed ? plan.meshes() : new int[0], plan.outputs().contains(BakePlan.Output.SKINNED_NORMALS),
-                plan.outputs().contains(BakePlan.Output.BOUNDS));
+                plan.outputs().contains(BakePlan.Output.BOUNDS), plan.skinning());
+        checkDualQuaternions(model, plan, posed);
         response.setStatus(200);
         response.setHeader(FRAMES_HEADER, Integer.toString(plan.times().length));
         if (Negotiation.wantsBinary(accept)) {
@@ -97,6 +107,63 @@ class BakeController {
             response.setContentType(NDJSON);
             response.setCharacterEncoding("UTF-8");
             BakeWriter.writeNdjson(plan, frames, response.getOutputStream());
+        }
+    }
+
+    /**
+     * Evaluates every frame's skinning matrices once before streaming when dual quaternions are involved, so a joint
+     * they cannot represent is a 422 naming the frame, not a broken stream: for {@code skinningDualQuaternions} every
+     * joint of the selected skins, for {@code skinning=dq} the joints the selected meshes use.
+     */
+    private static void checkDualQuaternions(Model model, BakePlan plan, boolean posed) {
+        boolean output = plan.outputs().contains(BakePlan.Output.SKINNING_DUAL_QUATERNIONS);
+        boolean skinning = posed && plan.skinning() == SkinningMethod.DUAL_QUATERNION;
+        if (!output && !skinning) {
+            return;
+        }
+        int skinCount = model.skins().size();
+        boolean[][] used = new boolean[skinCount][];
+        boolean[] all = new boolean[skinCount];
+        if (output) {
+            for (int s : plan.skins()) {
+                all[s] = true;
+            }
+        }
+        if (skinning) {
+            for (int m : plan.meshes()) {
+                MeshInstance mesh = model.meshes().get(m);
+                if (!mesh.skinned()) {
+                    continue;
+                }
+                int s = mesh.skin();
+                if (used[s] == null) {
+                    used[s] = new boolean[model.skins().get(s).jointCount()];
+                }
+                for (Primitive p : mesh.primitives()) {
+                    SkinningDualQuaternionsJob.markUsedJoints(p, used[s]);
+                }
+            }
+        }
+        int[] skins = java.util.stream.IntStream.range(0, skinCount).filter(s -> all[s] || used[s] != null).toArray();
+        FrameEvaluator probe = new FrameEvaluator(model, plan.clip(),
+                plan.blend() == null ? null : plan.blend().evaluator(), skins, new int[0], false, false,
+                SkinningMethod.LINEAR);
+        SkinningDualQuaternionsJob job = new SkinningDualQuaternionsJob();
+        double[] scratch = new double[plan.blend() == null ? 0 : plan.blend().timings().size()];
+        for (int f = 0; f < plan.times().length; f++) {
+            plan.evaluate(probe, f, scratch);
+            for (int k = 0; k < skins.length; k++) {
+                int joints = model.skins().get(skins[k]).jointCount();
+                job.skinningMatrices = probe.skinningMatrices(k);
+                job.usedJoints = all[skins[k]] ? null : used[skins[k]];
+                job.outDualQuaternions = new float[8 * joints];
+                job.outScales = new float[joints];
+                try {
+                    job.run();
+                } catch (NonRigidJointException e) {
+                    throw ApiException.notRigid(e, model, skins[k], "frame " + f + " (t = " + plan.times()[f] + "): ");
+                }
+            }
         }
     }
 }

@@ -10,17 +10,23 @@ import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import io.posekit.bake.FrameEvaluator;
+import io.posekit.skinning.SkinningMethod;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A validated bake: the frames' playback and clip-local times, the outputs, and the binary layout of one frame as
  * {@link Block}s. Everything a bake can fail on is checked here, before the first byte is written: once streaming,
  * a failure could no longer become a problem response.
  *
- * @param clip the clip, or {@code null} for the rest pose
+ * @param clip the clip, or {@code null} for the rest pose or a blend
+ * @param blend the blend, or {@code null}
+ * @param normalized whether {@code times} are phases (clip durations) rather than seconds
+ * @param skinning how skinned positions and normals are computed
  * @param loop the loop mode
- * @param times playback times of the frames, seconds (after speed)
- * @param localTimes clip-local times sampled, seconds
+ * @param times playback times of the frames, seconds (after speed), or phases when {@code normalized}
+ * @param localTimes clip-local times sampled, seconds (for a blend, computed per frame instead)
  * @param outputs the outputs, in canonical order
  * @param layout the matrix layout
  * @param skins selected skin indices
@@ -28,12 +34,18 @@ import tools.jackson.databind.JsonNode;
  * @param blocks the blocks of one frame, in order
  * @param frameFloats floats per frame
  */
-record BakePlan(Clip clip, LoopMode loop, double[] times, double[] localTimes, Set<Output> outputs,
+record BakePlan(Clip clip, Sampling.BlendTemplate blend, boolean normalized, SkinningMethod skinning, LoopMode loop,
+        double[] times, double[] localTimes, Set<Output> outputs,
         MatrixLayout layout, int[] skins, int[] meshes, List<Block> blocks, int frameFloats) {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String OUTPUT_NAMES = "localPose, modelPose, skinningMatrices, skinningDualQuaternions,"
+            + " skinnedPositions, skinnedNormals, bounds";
 
     /** What a frame can hold, in the order it is laid out. */
     enum Output {
         LOCAL_POSE("localPose"), MODEL_POSE("modelPose"), SKINNING_MATRICES("skinningMatrices"),
+        SKINNING_DUAL_QUATERNIONS("skinningDualQuaternions"),
         SKINNED_POSITIONS("skinnedPositions"), SKINNED_NORMALS("skinnedNormals"), BOUNDS("bounds");
 
         final String wire;
@@ -72,29 +84,58 @@ record BakePlan(Clip clip, LoopMode loop, double[] times, double[] localTimes, S
         if (body == null || !body.isObject()) {
             throw bad("the body must be a JSON object");
         }
-        Set<String> known = Set.of("clip", "times", "loop", "speed", "outputs", "matrixLayout", "skins", "meshes");
+        Set<String> known = Set.of("clip", "layers", "threshold", "times", "timeUnit", "loop", "speed", "outputs",
+                "matrixLayout", "skinning", "skins", "meshes");
         for (String name : body.propertyNames()) {
             if (!known.contains(name)) {
-                throw bad("unknown field '" + name + "'; fields: clip, times, loop, speed, outputs, matrixLayout, skins, meshes");
+                throw bad("unknown field '" + name + "'; fields: clip, layers, threshold, times, timeUnit, loop, speed,"
+                        + " outputs, matrixLayout, skinning, skins, meshes");
             }
         }
         String clipName = optionalString(body, "clip");
         String loopName = optionalString(body, "loop");
         double speed = body.hasNonNull("speed") ? finiteNumber(body.get("speed"), "speed") : 1;
-        SamplingQuery query = SamplingQuery.of(clipName, loopName);
-        Sampling base = Sampling.parse(model, query);
+        String unit = optionalString(body, "timeUnit");
+        if (unit != null && !unit.equals("seconds") && !unit.equals("normalized")) {
+            throw bad("timeUnit '" + unit + "' is not one of seconds, normalized");
+        }
+        boolean normalized = "normalized".equals(unit);
+        String skinningName = optionalString(body, "skinning");
+        SkinningMethod skinning = skinningName == null ? SkinningMethod.LINEAR : SkinningMethod.byWireName(skinningName)
+                .orElseThrow(() -> bad("skinning '" + skinningName + "' is not one of linear, dq"));
+        Sampling.BlendTemplate blend = null;
+        Sampling base;
+        if (body.hasNonNull("layers")) {
+            if (clipName != null) {
+                throw bad("give clip or layers, not both");
+            }
+            base = Sampling.parse(model, SamplingQuery.of(null, loopName));
+            blend = Sampling.blend(model, layers(body.get("layers")), body.hasNonNull("threshold")
+                    ? finiteNumber(body.get("threshold"), "threshold") : null, base.loop());
+        } else {
+            if (body.hasNonNull("threshold")) {
+                throw bad("threshold is only meaningful with layers");
+            }
+            base = Sampling.parse(model, SamplingQuery.of(clipName, loopName));
+            if (normalized && base.clip() == null) {
+                throw bad("timeUnit normalized needs a clip or layers (the rest pose has no duration)");
+            }
+        }
         double[] times = times(body.get("times"), maxFrames, speed);
-        double[] localTimes = new double[times.length];
-        for (int i = 0; i < times.length; i++) {
-            localTimes[i] = base.clip() == null ? 0 : base.loop().localTime(times[i], base.clip().duration());
+        double[] localTimes = new double[blend == null ? times.length : 0];
+        for (int i = 0; i < localTimes.length; i++) {
+            double seconds = normalized ? times[i] * base.clip().duration() : times[i];
+            localTimes[i] = base.clip() == null ? 0 : base.loop().localTime(seconds, base.clip().duration());
         }
         Set<Output> outputs = outputs(body.get("outputs"));
         MatrixLayout layout = layout(optionalString(body, "matrixLayout"));
         int[] skins = indices(body.get("skins"), model.skins().size(), "skins", "skin");
         int[] meshes = indices(body.get("meshes"), model.meshes().size(), "meshes", "mesh");
-        if (outputs.contains(Output.SKINNING_MATRICES) && skins.length == 0) {
-            throw bad("skinningMatrices needs a skin; " + (model.skins().isEmpty() ? "the asset has none"
-                    : "skins selects none"));
+        for (Output o : List.of(Output.SKINNING_MATRICES, Output.SKINNING_DUAL_QUATERNIONS)) {
+            if (outputs.contains(o) && skins.length == 0) {
+                throw bad(o.wire + " needs a skin; " + (model.skins().isEmpty() ? "the asset has none"
+                        : "skins selects none"));
+            }
         }
         boolean posed = outputs.contains(Output.SKINNED_POSITIONS) || outputs.contains(Output.SKINNED_NORMALS)
                 || outputs.contains(Output.BOUNDS);
@@ -110,7 +151,17 @@ record BakePlan(Clip clip, LoopMode loop, double[] times, double[] localTimes, S
             throw bad("the bake would be " + bytes + " bytes of float32 data (" + times.length + " frames × "
                     + frameFloats + " floats); the limit is " + maxBytes + " (posekit.bake.max-bytes)");
         }
-        return new BakePlan(base.clip(), base.loop(), times, localTimes, outputs, layout, skins, meshes, blocks,
+        if (blend != null) {
+            // every layer time of every frame is checked now: a failure while streaming could not be reported
+            double[] scratch = new double[blend.timings().size()];
+            BakePlan probe = new BakePlan(null, blend, normalized, skinning, base.loop(), times, localTimes, outputs,
+                    layout, skins, meshes, List.of(), 0);
+            for (int f = 0; f < times.length; f++) {
+                probe.layerTimes(f, scratch);
+            }
+        }
+        return new BakePlan(base.clip(), blend, normalized, skinning, base.loop(), times, localTimes, outputs, layout,
+                skins, meshes, blocks,
                 (int) frameFloats);
     }
 
@@ -178,18 +229,49 @@ record BakePlan(Clip clip, LoopMode loop, double[] times, double[] localTimes, S
         return times;
     }
 
+    private static List<LayerSpec> layers(JsonNode node) {
+        if (!node.isArray()) {
+            throw bad("layers must be a list of layers");
+        }
+        List<LayerSpec> out = new ArrayList<>(node.size());
+        for (int i = 0; i < node.size(); i++) {
+            try {
+                out.add(JSON.treeToValue(node.get(i), LayerSpec.class));
+            } catch (RuntimeException e) {
+                throw bad("layers[" + i + "] is not a layer: " + e.getMessage().lines().findFirst().orElse(""));
+            }
+        }
+        return out;
+    }
+
+    /** Each layer's clip-local time for frame {@code f} (seconds, loop-mapped) into {@code out}. */
+    void layerTimes(int f, double[] out) {
+        for (int i = 0; i < blend.timings().size(); i++) {
+            Sampling.LayerTiming timing = blend.timings().get(i);
+            out[i] = timing.localTime(timing.time(times[f], normalized, "layer " + i + ": "));
+        }
+    }
+
+    /** Evaluates frame {@code f} into {@code frames}; {@code scratch} holds one entry per layer. */
+    void evaluate(FrameEvaluator frames, int f, double[] scratch) {
+        if (blend != null) {
+            layerTimes(f, scratch);
+            frames.evaluateBlend(scratch);
+        } else {
+            frames.evaluate(localTimes[f]);
+        }
+    }
+
     private static ApiException tooManyFrames(double frames, int max) {
         return bad("the bake has " + (long) frames + " frames; the limit is " + max + " (posekit.bake.max-frames)");
     }
 
     private static Set<Output> outputs(JsonNode node) {
         if (node == null || node.isNull()) {
-            throw bad("outputs is required: any of localPose, modelPose, skinningMatrices, skinnedPositions,"
-                    + " skinnedNormals, bounds");
+            throw bad("outputs is required: any of " + OUTPUT_NAMES);
         }
         if (!node.isArray() || node.size() == 0) {
-            throw bad("outputs must be a non-empty list of localPose, modelPose, skinningMatrices, skinnedPositions,"
-                    + " skinnedNormals, bounds");
+            throw bad("outputs must be a non-empty list of " + OUTPUT_NAMES);
         }
         Set<Output> out = EnumSet.noneOf(Output.class);
         for (int i = 0; i < node.size(); i++) {
@@ -201,8 +283,7 @@ record BakePlan(Clip clip, LoopMode loop, double[] times, double[] localTimes, S
                 }
             }
             if (match == null) {
-                throw bad("outputs[" + i + "] " + v + " is not one of localPose, modelPose, skinningMatrices,"
-                        + " skinnedPositions, skinnedNormals, bounds");
+                throw bad("outputs[" + i + "] " + v + " is not one of " + OUTPUT_NAMES);
             }
             if (!out.add(match)) {
                 throw bad("outputs lists " + match.wire + " twice");
@@ -269,6 +350,12 @@ record BakePlan(Clip clip, LoopMode loop, double[] times, double[] localTimes, S
         if (outputs.contains(Output.SKINNING_MATRICES)) {
             for (int s : skins) {
                 add.accept(new Block("skinningMatrices", s, -1, -1, model.skins().get(s).jointCount(), layout.floats, 0));
+            }
+        }
+        if (outputs.contains(Output.SKINNING_DUAL_QUATERNIONS)) {
+            for (int s : skins) {
+                // real xyzw, dual xyzw, then the uniform scale applied before them
+                add.accept(new Block("skinningDualQuaternions", s, -1, -1, model.skins().get(s).jointCount(), 9, 0));
             }
         }
         for (Output o : List.of(Output.SKINNED_POSITIONS, Output.SKINNED_NORMALS)) {

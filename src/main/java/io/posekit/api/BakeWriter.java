@@ -2,6 +2,7 @@ package io.posekit.api;
 
 import io.posekit.bake.FrameEvaluator;
 import io.posekit.skinning.Bounds;
+import io.posekit.skinning.SkinningDualQuaternionsJob;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -29,11 +30,12 @@ import tools.jackson.databind.json.JsonMapper;
  * </pre>
  * Blocks: localTranslations (3 per node), localRotations (xyzw per node), localScales, modelMatrices,
  * skinningMatrices per skin (16 column-major or 12 = the top three rows, row by row, per matrixLayout),
+ * skinningDualQuaternions per skin (9 per joint: real xyzw, dual xyzw, then the uniform scale applied first),
  * skinnedPositions and skinnedNormals per mesh primitive (xyz per vertex, model space), bounds (min xyz, max xyz,
  * center xyz, radius; NaN when nothing was posed).
  *
  * <p><b>NDJSON</b> ({@code application/x-ndjson}): one JSON object per frame and line: {@code frame}, {@code time},
- * {@code localTime} and the outputs asked for, named as in the request, with the same arrays as the binary blocks.
+ * {@code localTime} (one clip) or {@code layerTimes} (a blend: each layer's clip-local time) and the outputs asked for, named as in the request, with the same arrays as the binary blocks.
  */
 final class BakeWriter {
 
@@ -50,6 +52,12 @@ final class BakeWriter {
         header.put("format", "posekit-bake");
         header.put("version", VERSION);
         header.put("clip", plan.clip() == null ? null : plan.clip().name());
+        if (plan.blend() != null) {
+            header.put("layers", plan.blend().evaluator().layers().stream().map(l -> Map.of("clip", l.clip().name(),
+                    "weight", l.weight(), "mode", l.mode().wireName())).toList());
+        }
+        header.put("timeUnit", plan.normalized() ? "normalized" : "seconds");
+        header.put("skinning", plan.skinning().wireName());
         header.put("loop", plan.loop().wireName());
         header.put("matrixLayout", plan.layout().wire);
         header.put("frames", plan.times().length);
@@ -107,8 +115,9 @@ final class BakeWriter {
             put(buffer, (float) t, out);
         }
         float[] frame = new float[plan.frameFloats()];
+        Scratch scratch = new Scratch(plan);
         for (int f = 0; f < plan.times().length; f++) {
-            fill(plan, frames, plan.localTimes()[f], frame);
+            fill(plan, frames, f, frame, scratch);
             for (float v : frame) {
                 put(buffer, v, out);
             }
@@ -125,10 +134,31 @@ final class BakeWriter {
         buffer.putFloat(v);
     }
 
-    /** Evaluates the frame at {@code localTime} into {@code frame}, block by block. */
-    static void fill(BakePlan plan, FrameEvaluator frames, double localTime, float[] frame) {
-        frames.evaluate(localTime);
+    /** Per-bake working storage: layer times, and dual quaternions and scales of the largest selected skin. */
+    static final class Scratch {
+        final double[] layerTimes;
+        final float[] dualQuaternions;
+        final float[] scales;
+        final SkinningDualQuaternionsJob toDualQuaternions = new SkinningDualQuaternionsJob();
+
+        Scratch(BakePlan plan) {
+            layerTimes = new double[plan.blend() == null ? 0 : plan.blend().timings().size()];
+            int joints = 0;
+            for (BakePlan.Block b : plan.blocks()) {
+                if (b.output().equals("skinningDualQuaternions")) {
+                    joints = Math.max(joints, b.count());
+                }
+            }
+            dualQuaternions = new float[8 * joints];
+            scales = new float[joints];
+        }
+    }
+
+    /** Evaluates frame {@code f} into {@code frame}, block by block. */
+    static void fill(BakePlan plan, FrameEvaluator frames, int f, float[] frame, Scratch scratch) {
+        plan.evaluate(frames, f, scratch.layerTimes);
         int skinBlock = 0;
+        int dualQuaternionBlock = 0;
         for (BakePlan.Block b : plan.blocks()) {
             int o = b.offset();
             switch (b.output()) {
@@ -141,6 +171,8 @@ final class BakeWriter {
                         frame, o, 3 * b.count());
                 case "skinnedNormals" -> System.arraycopy(frames.normals(meshSlot(plan, b.mesh()), b.primitive()), 0,
                         frame, o, 3 * b.count());
+                case "skinningDualQuaternions" -> dualQuaternions(frames.skinningMatrices(dualQuaternionBlock++), b.count(),
+                        scratch, frame, o);
                 case "bounds" -> bounds(frames.bounds(), frame, o);
                 default -> throw new IllegalStateException("unknown block " + b.output());
             }
@@ -173,6 +205,20 @@ final class BakeWriter {
         }
     }
 
+    /** Converts {@code count} skinning matrices into 9 floats each: the dual quaternion, then the uniform scale. */
+    private static void dualQuaternions(float[] matrices, int count, Scratch scratch, float[] dst, int o) {
+        SkinningDualQuaternionsJob job = scratch.toDualQuaternions;
+        job.skinningMatrices = count * 16 == matrices.length ? matrices : java.util.Arrays.copyOf(matrices, 16 * count);
+        job.usedJoints = null;
+        job.outDualQuaternions = scratch.dualQuaternions;
+        job.outScales = scratch.scales;
+        job.run();
+        for (int j = 0; j < count; j++) {
+            System.arraycopy(scratch.dualQuaternions, 8 * j, dst, o + 9 * j, 8);
+            dst[o + 9 * j + 8] = scratch.scales[j];
+        }
+    }
+
     private static void bounds(Bounds b, float[] dst, int o) {
         if (b == null) {
             java.util.Arrays.fill(dst, o, o + 10, Float.NaN);
@@ -188,14 +234,19 @@ final class BakeWriter {
     static void writeNdjson(BakePlan plan, FrameEvaluator frames, OutputStream raw) throws IOException {
         OutputStream out = new BufferedOutputStream(raw, 64 * 1024);
         float[] frame = new float[plan.frameFloats()];
+        Scratch scratch = new Scratch(plan);
         try (JsonGenerator g = JSON.createGenerator(out)) {
             for (int f = 0; f < plan.times().length; f++) {
-                fill(plan, frames, plan.localTimes()[f], frame);
+                fill(plan, frames, f, frame, scratch);
                 g.writeStartObject();
                 g.writeNumberProperty("frame", f);
                 g.writeNumberProperty("time", plan.times()[f]);
                 if (plan.clip() != null) {
                     g.writeNumberProperty("localTime", plan.localTimes()[f]);
+                }
+                if (plan.blend() != null) {
+                    g.writeName("layerTimes");
+                    g.writeArray(scratch.layerTimes, 0, scratch.layerTimes.length);
                 }
                 writeFrame(plan, frame, g);
                 g.writeEndObject();

@@ -29,4 +29,13 @@ final class PoseResponses {
     record SkinMatrices(int skin, String clip, double time, String loop, Double localTime, List<String> joints,
             List<float[]> matrices, @JsonInclude(JsonInclude.Include.NON_NULL) List<Sampling.LayerEcho> layers) {
     }
+
+    /**
+     * Skinning transforms as dual quaternions: joint k's skinning matrix = T·R·(s·I), its rigid part as a unit dual
+     * quaternion [real x,y,z,w, dual x,y,z,w] and its uniform scale s, applied first.
+     */
+    record SkinDualQuaternions(int skin, String clip, double time, String loop, Double localTime, List<String> joints,
+            List<float[]> dualQuaternions, float[] scales,
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<Sampling.LayerEcho> layers) {
+    }
 }

@@ -51,6 +51,38 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
     }
 
     /**
+     * How one layer's time follows the request's: its own fixed time (seconds, from its time, frame or normalized), or
+     * the request's (seconds, or a phase × its clip's duration when the request is normalized); times its speed, then
+     * its loop mode.
+     *
+     * @param clip the layer's clip
+     * @param ownTime the layer's own time, seconds, or {@code null} to follow the request
+     * @param speed multiplies the time
+     * @param loop maps it into the clip
+     */
+    record LayerTiming(Clip clip, Double ownTime, double speed, LoopMode loop) {
+
+        /** The layer's playback time for the request time {@code requestTime} (a phase when {@code normalized}). */
+        double time(double requestTime, boolean normalized, String where) {
+            double t = ownTime != null ? ownTime : normalized ? requestTime * clip.duration() : requestTime;
+            return finite(t * speed, where + "time × speed");
+        }
+
+        double localTime(double time) {
+            return loop.localTime(time, clip.duration());
+        }
+    }
+
+    /**
+     * A validated blend whose times are not fixed yet: its evaluator and each layer's timing.
+     *
+     * @param evaluator samples and blends the layers
+     * @param timings each layer's timing
+     */
+    record BlendTemplate(BlendEvaluator evaluator, List<LayerTiming> timings) {
+    }
+
+    /**
      * What a response says of each blended layer.
      *
      * @param clip the clip's name
@@ -120,18 +152,38 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
         if (clipName != null) {
             throw bad("Invalid blend", "give clip or layers, not both");
         }
+        // the request's own time: seconds, or a phase when normalized (the rest pose's duration is irrelevant here)
+        double requestTime = playback(when.time(), when.frame(), when.fps(), when.normalized(), 1, when.speed(), "");
+        BlendTemplate template = blend(model, layers, threshold, when.loop());
+        double[] localTimes = new double[layers.size()];
+        List<LayerEcho> echo = new ArrayList<>(layers.size());
+        for (int i = 0; i < layers.size(); i++) {
+            LayerTiming timing = template.timings().get(i);
+            double t = timing.time(requestTime, when.normalized() != null, "layer " + i + ": ");
+            localTimes[i] = timing.localTime(t);
+            BlendEvaluator.Layer layer = template.evaluator().layers().get(i);
+            echo.add(new LayerEcho(timing.clip().name(), layer.weight(), layer.mode().wireName(), t, localTimes[i]));
+        }
+        return new Sampling(null, requestTime, when.loop(), null,
+                new Blend(template.evaluator(), localTimes, List.copyOf(echo)));
+    }
+
+    /**
+     * Validates the layers of a blend against {@code model} and builds its evaluator.
+     *
+     * @param defaultLoop the loop mode of layers that do not name one
+     * @throws ApiException 400 for a malformed layer or threshold; 404 for an unknown clip
+     */
+    static BlendTemplate blend(Model model, List<LayerSpec> layers, Double threshold, LoopMode defaultLoop) {
         if (layers.isEmpty() || layers.size() > MAX_LAYERS) {
             throw bad("Invalid blend", "a blend has 1 to " + MAX_LAYERS + " layers, not " + layers.size());
         }
-        float th = threshold == null ? BlendingJob.DEFAULT_THRESHOLD : threshold.floatValue();
         if (threshold != null && !(threshold > 0 && Double.isFinite(threshold))) {
             throw bad("Invalid threshold", "threshold must be a positive finite number, not " + threshold);
         }
-        // the request's own time: seconds, or a phase when normalized (the rest pose's duration is irrelevant here)
-        double requestTime = playback(when.time(), when.frame(), when.fps(), when.normalized(), 1, when.speed(), "");
+        float th = threshold == null ? BlendingJob.DEFAULT_THRESHOLD : threshold.floatValue();
         List<BlendEvaluator.Layer> resolved = new ArrayList<>(layers.size());
-        double[] localTimes = new double[layers.size()];
-        List<LayerEcho> echo = new ArrayList<>(layers.size());
+        List<LayerTiming> timings = new ArrayList<>(layers.size());
         for (int i = 0; i < layers.size(); i++) {
             LayerSpec l = layers.get(i);
             String where = "layer " + i + ": ";
@@ -141,10 +193,9 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
             Clip clip = clip(model, l.clip(), where);
             checkWhen(l.time(), l.frame(), l.fps(), l.normalized(), where);
             boolean own = l.time() != null || l.frame() != null || l.normalized() != null;
-            double t = own ? playback(l.time(), l.frame(), l.fps(), l.normalized(), clip.duration(), null, where)
-                    : when.normalized() != null ? requestTime * clip.duration() : requestTime;
-            t = finite(t * number(l.speed(), 1, where + "speed"), where + "time × speed");
-            LoopMode loop = l.loop() == null ? when.loop() : loop(l.loop(), where + "loop");
+            Double ownTime = own ? playback(l.time(), l.frame(), l.fps(), l.normalized(), clip.duration(), null, where) : null;
+            double speed = number(l.speed(), 1, where + "speed");
+            LoopMode loop = l.loop() == null ? defaultLoop : loop(l.loop(), where + "loop");
             double weight = number(l.weight(), 1, where + "weight");
             if (weight < 0) {
                 throw bad("Invalid blend", where + "weight must not be negative, not " + weight);
@@ -159,16 +210,14 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
                     throw bad("Invalid blend", where + "mask: " + e.getMessage());
                 }
             }
-            LocalPose reference = mode == BlendMode.ADDITIVE ? reference(model, l.reference(), where) : null;
             if (mode == BlendMode.NORMAL && l.reference() != null) {
                 throw bad("Invalid blend", where + "reference is only meaningful for additive layers");
             }
+            LocalPose reference = mode == BlendMode.ADDITIVE ? reference(model, l.reference(), where) : null;
             resolved.add(new BlendEvaluator.Layer(clip, (float) weight, mode, mask, reference));
-            localTimes[i] = loop.localTime(t, clip.duration());
-            echo.add(new LayerEcho(clip.name(), (float) weight, mode.wireName(), t, localTimes[i]));
+            timings.add(new LayerTiming(clip, ownTime, speed, loop));
         }
-        BlendEvaluator evaluator = new BlendEvaluator(model.rig(), resolved, th);
-        return new Sampling(null, requestTime, when.loop(), null, new Blend(evaluator, localTimes, List.copyOf(echo)));
+        return new BlendTemplate(new BlendEvaluator(model.rig(), resolved, th), List.copyOf(timings));
     }
 
     /** An additive layer's reference: null = its clip's first frame (the evaluator samples it). */

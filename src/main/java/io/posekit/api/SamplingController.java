@@ -9,6 +9,9 @@ import io.posekit.sampling.LocalPose;
 import io.posekit.sampling.Pose;
 import io.posekit.skinning.MeshInstance;
 import io.posekit.skinning.MeshPoser;
+import io.posekit.skinning.NonRigidJointException;
+import io.posekit.skinning.SkinningDualQuaternionsJob;
+import io.posekit.skinning.SkinningMethod;
 import io.posekit.skinning.PosedPrimitive;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.VertexAttribute;
@@ -152,13 +155,15 @@ class SamplingController {
                         headers = @Header(name = LAYOUT_HEADER, description = "For binary responses, what the floats are, e.g. matrix:24x16.",
                                 schema = @Schema(type = "string")),
                         content = {
-                            @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = PoseResponses.SkinMatrices.class)),
+                            @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(oneOf = {PoseResponses.SkinMatrices.class, PoseResponses.SkinDualQuaternions.class})),
                             @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM_VALUE, schema = @Schema(type = "string", format = "binary"))}),
                 @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "422", description = ApiDocs.NOT_RIGID,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
                         headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
@@ -168,8 +173,11 @@ class SamplingController {
             @Parameter(description = ApiDocs.SKIN, example = "0", schema = @Schema(type = "integer", minimum = "0"))
             @PathVariable("skin") String skinParam,
             @ParameterObject SamplingQuery query,
+            @Parameter(description = ApiDocs.FORM, example = "dualQuaternion",
+                    schema = @Schema(type = "string", allowableValues = {"matrix", "dualQuaternion"}, defaultValue = "matrix"))
+            @RequestParam(required = false) String form,
             @Parameter(hidden = true) @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
-        return skinMatrices(id, skinParam, model -> Sampling.parse(model, query), accept);
+        return skinMatrices(id, skinParam, model -> Sampling.parse(model, query), form, accept);
     }
 
     @PostMapping(path = "/skins/{skin}/matrices", consumes = MediaType.APPLICATION_JSON_VALUE,
@@ -181,13 +189,15 @@ class SamplingController {
                         headers = @Header(name = LAYOUT_HEADER, description = "For binary responses, what the floats are, e.g. matrix:24x16.",
                                 schema = @Schema(type = "string")),
                         content = {
-                            @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = PoseResponses.SkinMatrices.class)),
+                            @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(oneOf = {PoseResponses.SkinMatrices.class, PoseResponses.SkinDualQuaternions.class})),
                             @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM_VALUE, schema = @Schema(type = "string", format = "binary"))}),
                 @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "422", description = ApiDocs.NOT_RIGID,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
                         headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
@@ -197,16 +207,27 @@ class SamplingController {
             @Parameter(description = ApiDocs.SKIN, example = "0", schema = @Schema(type = "integer", minimum = "0"))
             @PathVariable("skin") String skinParam,
             @RequestBody SamplingBody body,
+            @Parameter(description = ApiDocs.FORM, example = "dualQuaternion",
+                    schema = @Schema(type = "string", allowableValues = {"matrix", "dualQuaternion"}, defaultValue = "matrix"))
+            @RequestParam(required = false) String form,
             @Parameter(hidden = true) @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
-        return skinMatrices(id, skinParam, model -> Sampling.parse(model, body), accept);
+        return skinMatrices(id, skinParam, model -> Sampling.parse(model, body), form, accept);
     }
 
-    private ResponseEntity<?> skinMatrices(String id, String skinParam, Function<Model, Sampling> sampling, String accept) {
+    private ResponseEntity<?> skinMatrices(String id, String skinParam, Function<Model, Sampling> sampling, String form,
+            String accept) {
         Model model = Assets.require(assets, id).model();
         int skinIndex = index(skinParam, model.skins().size(), "skin");
         Sampling s = sampling.apply(model);
         Skin skin = model.skins().get(skinIndex);
+        boolean dualQuaternion = "dualQuaternion".equals(form);
+        if (form != null && !form.isEmpty() && !dualQuaternion && !"matrix".equals(form)) {
+            throw ApiException.badRequest("Invalid form", "form '" + form + "' is not one of matrix, dualQuaternion");
+        }
         float[] matrices = MeshPoser.skinningMatrices(skin, s.evaluate(model).modelMatrices());
+        if (dualQuaternion) {
+            return dualQuaternions(model, skinIndex, skin, matrices, s, accept);
+        }
         if (Negotiation.wantsBinary(accept)) {
             return binary(matrices, "matrix:" + skin.jointCount() + "x16");
         }
@@ -218,6 +239,37 @@ class SamplingController {
         }
         return json(new PoseResponses.SkinMatrices(skinIndex, s.clipName(), s.time(), s.loop().wireName(),
                 s.localTime(), joints, list, s.layers()));
+    }
+
+    /** The skinning matrices as dual quaternions and uniform scales (9 floats per joint in binary). */
+    private static ResponseEntity<?> dualQuaternions(Model model, int skinIndex, Skin skin, float[] matrices, Sampling s,
+            String accept) {
+        int n = skin.jointCount();
+        SkinningDualQuaternionsJob job = new SkinningDualQuaternionsJob();
+        job.skinningMatrices = matrices;
+        job.outDualQuaternions = new float[8 * n];
+        job.outScales = new float[n];
+        try {
+            job.run();
+        } catch (NonRigidJointException e) {
+            throw ApiException.notRigid(e, model, skinIndex, "");
+        }
+        if (Negotiation.wantsBinary(accept)) {
+            float[] packed = new float[9 * n];
+            for (int j = 0; j < n; j++) {
+                System.arraycopy(job.outDualQuaternions, 8 * j, packed, 9 * j, 8);
+                packed[9 * j + 8] = job.outScales[j];
+            }
+            return binary(packed, "dualQuaternion:" + n + "x9");
+        }
+        List<String> joints = new ArrayList<>(n);
+        List<float[]> dqs = new ArrayList<>(n);
+        for (int k = 0; k < n; k++) {
+            joints.add(model.rig().name(skin.jointNode(k)));
+            dqs.add(slice(job.outDualQuaternions, 8 * k, 8));
+        }
+        return json(new PoseResponses.SkinDualQuaternions(skinIndex, s.clipName(), s.time(), s.loop().wireName(),
+                s.localTime(), joints, dqs, job.outScales, s.layers()));
     }
 
     @GetMapping(path = "/meshes/{mesh}", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -267,6 +319,8 @@ class SamplingController {
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "422", description = ApiDocs.NOT_RIGID,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
                         headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
                                 schema = @Schema(type = "integer")),
@@ -279,8 +333,11 @@ class SamplingController {
                     + " tangents only where the primitive has them.", example = "position,normal,tangent",
                     schema = @Schema(type = "string", defaultValue = "position,normal"))
             @RequestParam(required = false) String attributes,
+            @Parameter(description = ApiDocs.SKINNING, example = "dq",
+                    schema = @Schema(type = "string", allowableValues = {"linear", "dq"}, defaultValue = "linear"))
+            @RequestParam(required = false) String skinning,
             @Parameter(hidden = true) @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
-        return skinned(id, meshParam, model -> Sampling.parse(model, query), attributes, accept);
+        return skinned(id, meshParam, model -> Sampling.parse(model, query), attributes, skinning, accept);
     }
 
     @PostMapping(path = "/meshes/{mesh}/skinned", consumes = MediaType.APPLICATION_JSON_VALUE,
@@ -300,6 +357,8 @@ class SamplingController {
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "422", description = ApiDocs.NOT_RIGID,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
                         headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
                                 schema = @Schema(type = "integer")),
@@ -312,12 +371,15 @@ class SamplingController {
                     + " tangents only where the primitive has them.", example = "position,normal,tangent",
                     schema = @Schema(type = "string", defaultValue = "position,normal"))
             @RequestParam(required = false) String attributes,
+            @Parameter(description = ApiDocs.SKINNING, example = "dq",
+                    schema = @Schema(type = "string", allowableValues = {"linear", "dq"}, defaultValue = "linear"))
+            @RequestParam(required = false) String skinning,
             @Parameter(hidden = true) @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
-        return skinned(id, meshParam, model -> Sampling.parse(model, body), attributes, accept);
+        return skinned(id, meshParam, model -> Sampling.parse(model, body), attributes, skinning, accept);
     }
 
     private ResponseEntity<?> skinned(String id, String meshParam, Function<Model, Sampling> sampling, String attributes,
-            String accept) {
+            String skinningParam, String accept) {
         Model model = Assets.require(assets, id).model();
         int meshIndex = index(meshParam, model.meshes().size(), "mesh");
         Set<VertexAttribute> wanted = attributes(attributes);
@@ -326,7 +388,15 @@ class SamplingController {
         Pose pose = s.evaluate(model);
         float[] skinning = mesh.skinned()
                 ? MeshPoser.skinningMatrices(model.skins().get(mesh.skin()), pose.modelMatrices()) : null;
-        List<PosedPrimitive> posed = MeshPoser.pose(mesh, skinning, pose.modelMatrices(), wanted);
+        SkinningMethod method = skinningParam == null || skinningParam.isEmpty() ? SkinningMethod.LINEAR
+                : SkinningMethod.byWireName(skinningParam).orElseThrow(() -> ApiException.badRequest("Invalid skinning",
+                        "skinning '" + skinningParam + "' is not one of linear, dq"));
+        List<PosedPrimitive> posed;
+        try {
+            posed = MeshPoser.pose(mesh, skinning, pose.modelMatrices(), wanted, method);
+        } catch (NonRigidJointException e) {
+            throw ApiException.notRigid(e, model, mesh.skin(), "");
+        }
         if (Negotiation.wantsBinary(accept)) {
             return skinnedBinary(posed);
         }

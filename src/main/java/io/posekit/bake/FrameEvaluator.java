@@ -3,6 +3,7 @@ package io.posekit.bake;
 import io.posekit.asset.Model;
 import io.posekit.clip.Clip;
 import io.posekit.rig.Rig;
+import io.posekit.sampling.BlendEvaluator;
 import io.posekit.sampling.LocalPose;
 import io.posekit.sampling.LocalToModelJob;
 import io.posekit.sampling.SamplingJob;
@@ -11,8 +12,9 @@ import io.posekit.skinning.BoundsAccumulator;
 import io.posekit.skinning.MeshInstance;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.RigidTransformJob;
-import io.posekit.skinning.SkinningJob;
+import io.posekit.skinning.Skinner;
 import io.posekit.skinning.SkinningMatricesJob;
+import io.posekit.skinning.SkinningMethod;
 
 /**
  * Poses one model frame after frame into buffers it owns and reuses, for baking many frames with flat memory: after
@@ -42,7 +44,9 @@ public final class FrameEvaluator {
     private final SamplingJob sampling = new SamplingJob();
     private final LocalToModelJob toModel = new LocalToModelJob();
     private final SkinningMatricesJob skinningJob = new SkinningMatricesJob();
-    private final SkinningJob skinner = new SkinningJob();
+    private final Skinner skinner = new Skinner();
+    private final SkinningMethod method;
+    private final BlendEvaluator blend;
     private final RigidTransformJob rigid = new RigidTransformJob();
     private final BoundsAccumulator bounds = new BoundsAccumulator();
     private final boolean wantBounds;
@@ -59,7 +63,20 @@ public final class FrameEvaluator {
      * @throws IndexOutOfBoundsException for a skin or mesh index the model does not have
      */
     public FrameEvaluator(Model model, Clip clip, int[] skins, int[] meshes, boolean normals, boolean wantBounds) {
+        this(model, clip, null, skins, meshes, normals, wantBounds, SkinningMethod.LINEAR);
+    }
+
+    /**
+     * A frame evaluator for one clip or a blend, skinning by {@code method}.
+     *
+     * @param blend the blend to evaluate instead of a clip ({@link #evaluateBlend}), or {@code null}
+     * @see #FrameEvaluator(Model, Clip, int[], int[], boolean, boolean)
+     */
+    public FrameEvaluator(Model model, Clip clip, BlendEvaluator blend, int[] skins, int[] meshes, boolean normals,
+            boolean wantBounds, SkinningMethod method) {
         this.model = model;
+        this.blend = blend;
+        this.method = method;
         this.clip = clip;
         this.skins = skins.clone();
         this.meshes = meshes.clone();
@@ -106,9 +123,33 @@ public final class FrameEvaluator {
 
     /** Poses the model at clip-local time {@code localTime} (seconds) into the buffers. */
     public void evaluate(double localTime) {
+        if (blend != null) {
+            throw new IllegalStateException("this evaluator blends: use evaluateBlend");
+        }
         sampling.time = localTime;
         sampling.run();
         toModel.run();
+        posePrimitives(local, modelMatrices);
+    }
+
+    /**
+     * Blends the layers at their clip-local times (seconds, one per layer, already loop-mapped) and poses the meshes.
+     *
+     * @throws NonRigidJointException (dual quaternions) when a used joint is not rigid × uniform scale
+     */
+    public void evaluateBlend(double[] localTimes) {
+        if (blend == null) {
+            throw new IllegalStateException("this evaluator samples one clip: use evaluate");
+        }
+        blend.evaluate(localTimes);
+        System.arraycopy(blend.local().translations(), 0, local.translations(), 0, local.translations().length);
+        System.arraycopy(blend.local().rotations(), 0, local.rotations(), 0, local.rotations().length);
+        System.arraycopy(blend.local().scales(), 0, local.scales(), 0, local.scales().length);
+        System.arraycopy(blend.modelMatrices(), 0, modelMatrices, 0, modelMatrices.length);
+        posePrimitives(local, modelMatrices);
+    }
+
+    private void posePrimitives(LocalPose pose, float[] modelMatrices) {
         for (int s = 0; s < skinScratch.length; s++) {
             if (skinScratch[s] != null) {
                 skinningJob.skin = model.skins().get(s);
@@ -122,12 +163,7 @@ public final class FrameEvaluator {
             for (int p = 0; p < mesh.primitives().size(); p++) {
                 Primitive prim = mesh.primitives().get(p);
                 if (mesh.skinned() && prim.influencesPerVertex() > 0) {
-                    skinner.primitive = prim;
-                    skinner.skinningMatrices = skinScratch[mesh.skin()];
-                    skinner.outPositions = positions[m][p];
-                    skinner.outNormals = normalBuffers[m][p];
-                    skinner.outTangents = null;
-                    skinner.run();
+                    skinner.skin(prim, skinScratch[mesh.skin()], method, positions[m][p], normalBuffers[m][p], null);
                 } else {
                     rigid.primitive = prim;
                     rigid.matrix = modelMatrices;

@@ -37,8 +37,19 @@ public final class MeshPoser {
      */
     public static List<PosedPrimitive> pose(MeshInstance instance, float[] skinningMatrices, float[] modelMatrices,
             Set<VertexAttribute> wanted) {
+        return pose(instance, skinningMatrices, modelMatrices, wanted, SkinningMethod.LINEAR);
+    }
+
+    /**
+     * Poses every primitive of {@code instance}, skinning by {@code method}.
+     *
+     * @throws NonRigidJointException (dual quaternions) when a used joint is not rigid × uniform scale
+     * @see #pose(MeshInstance, float[], float[], Set)
+     */
+    public static List<PosedPrimitive> pose(MeshInstance instance, float[] skinningMatrices, float[] modelMatrices,
+            Set<VertexAttribute> wanted, SkinningMethod method) {
         List<PosedPrimitive> out = new ArrayList<>(instance.primitives().size());
-        SkinningJob skinning = new SkinningJob();
+        Skinner skinner = new Skinner();
         RigidTransformJob rigid = new RigidTransformJob();
         for (Primitive p : instance.primitives()) {
             int n = p.vertexCount();
@@ -46,12 +57,7 @@ public final class MeshPoser {
             float[] normals = wanted.contains(VertexAttribute.NORMAL) && p.normals() != null ? new float[3 * n] : null;
             float[] tangents = wanted.contains(VertexAttribute.TANGENT) && p.tangents() != null ? new float[4 * n] : null;
             if (skinningMatrices != null && p.influencesPerVertex() > 0) {
-                skinning.primitive = p;
-                skinning.skinningMatrices = skinningMatrices;
-                skinning.outPositions = positions;
-                skinning.outNormals = normals;
-                skinning.outTangents = tangents;
-                skinning.run();
+                skinner.skin(p, skinningMatrices, method, positions, normals, tangents);
             } else {
                 rigid.primitive = p;
                 rigid.matrix = modelMatrices;

@@ -200,10 +200,11 @@ class BakeApiTest {
         assertProblem(problem("{\"clip\":\"Bend\",\"outputs\":[\"modelPose\"]}"), 400,
                 "times is required: a list of seconds, or {start, end, fps}");
         assertProblem(problem("{\"clip\":\"Bend\",\"times\":[0]}"), 400,
-                "outputs is required: any of localPose, modelPose, skinningMatrices, skinnedPositions, skinnedNormals, bounds");
-        assertProblem(problem("{\"clip\":\"Bend\",\"times\":[0],\"outputs\":[\"pose\"]}"), 400,
-                "outputs[0] \"pose\" is not one of localPose, modelPose, skinningMatrices, skinnedPositions,"
+                "outputs is required: any of localPose, modelPose, skinningMatrices, skinningDualQuaternions, skinnedPositions,"
                         + " skinnedNormals, bounds");
+        assertProblem(problem("{\"clip\":\"Bend\",\"times\":[0],\"outputs\":[\"pose\"]}"), 400,
+                "outputs[0] \"pose\" is not one of localPose, modelPose, skinningMatrices, skinningDualQuaternions,"
+                        + " skinnedPositions, skinnedNormals, bounds");
         assertProblem(problem("{\"clip\":\"Bend\",\"times\":[0],\"outputs\":[\"bounds\",\"bounds\"]}"), 400,
                 "outputs lists bounds twice");
         assertProblem(problem("{\"clip\":\"Bend\",\"times\":[0,\"x\"],\"outputs\":[\"bounds\"]}"), 400,
@@ -221,7 +222,8 @@ class BakeApiTest {
         assertProblem(problem("{\"clip\":\"Bend\",\"times\":[0],\"outputs\":[\"modelPose\"],\"matrixLayout\":\"mat3\"}"), 400,
                 "matrixLayout 'mat3' is not one of mat4, mat3x4");
         assertProblem(problem("{\"clip\":\"Bend\",\"times\":[0],\"outputs\":[\"modelPose\"],\"fps\":30}"), 400,
-                "unknown field 'fps'; fields: clip, times, loop, speed, outputs, matrixLayout, skins, meshes");
+                "unknown field 'fps'; fields: clip, layers, threshold, times, timeUnit, loop, speed, outputs, matrixLayout,"
+                        + " skinning, skins, meshes");
         assertProblem(problem("{\"clip\":\"Run\",\"times\":[0],\"outputs\":[\"modelPose\"]}"), 404,
                 "clip 'Run' does not exist; clips: 'Bend'");
         assertProblem(problem("[1,2]"), 400, "the body must be a JSON object");
