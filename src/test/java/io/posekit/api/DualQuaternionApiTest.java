@@ -77,7 +77,7 @@ class DualQuaternionApiTest {
         float[] binary = client.get(base + "/skins/0/matrices?clip=Bend&time=2&form=dualQuaternion", "application/octet-stream").floats();
         assertThat(binary).hasSize(18);
         assertThat(binary[17]).isCloseTo(1f, within(1e-6f));
-        assertThat(binary[12]).isCloseTo((float) (1.25 * H), within(1e-6f));
+        assertThat(binary[13]).isCloseTo((float) (1.25 * H), within(1e-6f)); // joint 1: real 9–12, dual 13–16, scale 17
     }
 
     @Test
