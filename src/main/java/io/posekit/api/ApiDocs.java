@@ -37,6 +37,8 @@ final class ApiDocs {
             + " joint is not rigid × uniform scale.";
     static final String NOT_RIGID = "Dual quaternions were asked for and a joint has non-uniform scale, shear or"
             + " mirroring, which they cannot represent; the detail names the skin, joint (and frame).";
+    static final String CLIPS_INVALID = "The file is not valid for its format, has no clips, or none of its clips"
+            + " animates a node named like one of the asset's.";
     static final String LOOP = "How time maps into the clip: clamp holds the first/last key; repeat wraps (t = k·d → 0);"
             + " pingpong plays forward then backward.";
     static final String SKIN = "Skin index (see the summary's skins).";

@@ -8,10 +8,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import io.posekit.asset.AssetImporters;
+import io.posekit.asset.ClipBinding;
+import io.posekit.asset.Model;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.Model;
 import io.posekit.asset.SourceFile;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -246,7 +249,106 @@ public final class AssetRepository {
             return null;
         }
         log.debug("parsing stored asset {} ({})", id, meta.get().name());
-        return new Loaded(meta.get(), parse(files.get(), "reload").model());
+        return new Loaded(meta.get(), parseStored(files.get()).model());
+    }
+
+    /**
+     * The result of adding clips to an asset.
+     *
+     * @param asset the combined asset
+     * @param created whether it was stored now (false: it existed)
+     * @param binding how the new clips were bound
+     */
+    public record AddedClips(Loaded asset, boolean created, ClipBinding.Bound binding) {
+    }
+
+    /**
+     * Adds the clips of an animation-only upload to a stored asset, bound to its rig by node name
+     * ({@link ClipBinding}), as a new asset: the original's files plus the upload's, stored under
+     * {@code clips/<k>/} (k = 1, 2… for each addition), so the combined asset has its own content id and re-parses
+     * the same way; the original is untouched.
+     *
+     * @return the combined asset, or empty when {@code baseId} does not exist
+     * @throws ImportException when the upload cannot be imported or none of its clips binds
+     * @throws CorruptAssetException when the original's stored files no longer match its id
+     */
+    public Optional<AddedClips> addClips(String baseId, List<SourceFile> files) {
+        checkNames(files);
+        Optional<Loaded> base = find(baseId);
+        if (base.isEmpty()) {
+            return Optional.empty();
+        }
+        List<SourceFile> baseFiles = store.readFiles(baseId).orElse(null);
+        if (baseFiles == null) {
+            return Optional.empty();
+        }
+        int group = 1 + (int) baseFiles.stream().map(f -> clipGroup(f.name())).filter(g -> g > 0).distinct().count();
+        List<SourceFile> combined = new ArrayList<>(baseFiles);
+        for (SourceFile f : files) {
+            combined.add(new SourceFile(CLIPS + group + "/" + f.name(), f.bytes()));
+        }
+        long size = combined.stream().mapToLong(SourceFile::size).sum();
+        String id = ContentId.of(combined);
+        Model baseModel = base.get().model();
+        ClipBinding.Bound bound = parsing.await(parsing.submit(ParsingPool.Kind.UPLOAD, () ->
+                ClipBinding.bind(baseModel, parse(files, "clips").model(), importers.limits().maxClips())));
+        Optional<Loaded> existing;
+        try {
+            existing = find(id);
+        } catch (CorruptAssetException damaged) {
+            existing = Optional.empty();
+        }
+        if (existing.isPresent()) {
+            return Optional.of(new AddedClips(existing.get(), false, bound));
+        }
+        StoredAsset original = base.get().meta();
+        List<StoredAsset.StoredFile> stored = ContentId.canonicalOrder(combined).stream()
+                .map(f -> new StoredAsset.StoredFile(f.name(), f.size())).toList();
+        StoredAsset meta = new StoredAsset(id, original.name(), original.format(), size, clock.instant(), stored);
+        StoredAsset saved = store.save(meta, combined);
+        Loaded loaded = new Loaded(saved, bound.model());
+        cache.put(id, CompletableFuture.completedFuture(loaded));
+        return Optional.of(new AddedClips(loaded, saved == meta, bound));
+    }
+
+    /** Where the files of added clips are stored: {@code clips/<k>/<name>}. */
+    static final String CLIPS = "clips/";
+
+    /** The clip group of a stored file name ({@code clips/<k>/…} → k), or 0 for the asset's own files. */
+    private static int clipGroup(String name) {
+        if (!name.startsWith(CLIPS)) {
+            return 0;
+        }
+        int slash = name.indexOf('/', CLIPS.length());
+        try {
+            return slash < 0 ? 0 : Integer.parseInt(name.substring(CLIPS.length(), slash));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * Imports stored files: the asset's own, then each group of added clips in order, bound by name. Runs on a
+     * parsing thread.
+     */
+    private AssetImporters.Imported parseStored(List<SourceFile> files) {
+        java.util.TreeMap<Integer, List<SourceFile>> groups = new java.util.TreeMap<>();
+        List<SourceFile> own = new ArrayList<>();
+        for (SourceFile f : files) {
+            int g = clipGroup(f.name());
+            if (g == 0) {
+                own.add(f);
+            } else {
+                String rest = f.name().substring(f.name().indexOf('/', CLIPS.length()) + 1);
+                groups.computeIfAbsent(g, k -> new ArrayList<>()).add(new SourceFile(rest, f.bytes()));
+            }
+        }
+        AssetImporters.Imported imported = parse(own, "reload");
+        Model model = imported.model();
+        for (List<SourceFile> group : groups.values()) {
+            model = ClipBinding.bind(model, parse(group, "reload").model(), importers.limits().maxClips()).model();
+        }
+        return new AssetImporters.Imported(model, imported.main());
     }
 
     /** Imports {@code files}, timing it. Runs on a parsing thread. */

@@ -80,6 +80,11 @@ public final class PosekitClient {
 
     /** Uploads files as multipart/form-data parts with the given part name. */
     public Response uploadParts(String partName, Map<String, byte[]> files) {
+        return uploadParts(partName, files, "/api/v1/assets");
+    }
+
+    /** Posts files as multipart/form-data parts with the given part name to {@code path}. */
+    public Response uploadParts(String partName, Map<String, byte[]> files, String path) {
         String boundary = "posekit-" + UUID.randomUUID();
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         for (Map.Entry<String, byte[]> f : files.entrySet()) {
@@ -90,7 +95,7 @@ public final class PosekitClient {
             body.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
         }
         body.writeBytes(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-        return send(HttpRequest.newBuilder(uri("/api/v1/assets"))
+        return send(HttpRequest.newBuilder(uri(path))
                 .header("Content-Type", "multipart/form-data; boundary=" + boundary)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())));
     }
