@@ -3,6 +3,7 @@ package io.posekit.api;
 import io.posekit.asset.Model;
 import io.posekit.clip.Clip;
 import io.posekit.sampling.LoopMode;
+import io.posekit.sampling.MorphWeights;
 import io.posekit.sampling.Pose;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -109,6 +110,11 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime) {
     /** The clip's name, or {@code null} for the rest pose. */
     String clipName() {
         return clip == null ? null : clip.name();
+    }
+
+    /** The morph weights of every mesh instance at the sampled time (the defaults for the rest pose). */
+    MorphWeights morphWeights(Model model) {
+        return MorphWeights.evaluate(model.meshes(), clip, localTime == null ? 0 : localTime);
     }
 
     /** Samples the asset's rig and accumulates model matrices. */

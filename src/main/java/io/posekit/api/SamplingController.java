@@ -220,7 +220,8 @@ class SamplingController {
         Pose pose = s.evaluate(model);
         float[] skinning = mesh.skinned()
                 ? MeshPoser.skinningMatrices(model.skins().get(mesh.skin()), pose.modelMatrices()) : null;
-        List<PosedPrimitive> posed = MeshPoser.pose(mesh, skinning, pose.modelMatrices(), wanted);
+        List<PosedPrimitive> posed = MeshPoser.pose(mesh, s.morphWeights(model).weights(meshIndex), skinning,
+                pose.modelMatrices(), wanted);
         if (Negotiation.wantsBinary(accept)) {
             return skinnedBinary(posed);
         }

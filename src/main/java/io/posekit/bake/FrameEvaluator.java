@@ -5,10 +5,14 @@ import io.posekit.clip.Clip;
 import io.posekit.rig.Rig;
 import io.posekit.sampling.LocalPose;
 import io.posekit.sampling.LocalToModelJob;
+import io.posekit.sampling.MorphWeights;
+import io.posekit.sampling.MorphWeightsJob;
 import io.posekit.sampling.SamplingJob;
 import io.posekit.skinning.Bounds;
 import io.posekit.skinning.BoundsAccumulator;
 import io.posekit.skinning.MeshInstance;
+import io.posekit.skinning.MorphJob;
+import io.posekit.skinning.MorphTargets;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.RigidTransformJob;
 import io.posekit.skinning.SkinningJob;
@@ -23,6 +27,8 @@ import io.posekit.skinning.SkinningMatricesJob;
  * in {@code skins}; posed positions (and normals where present) of the mesh instances in {@code meshes}; and the
  * bounds of all selected meshes' positions. Spaces and layouts as everywhere: local TRS, model-space matrices
  * 16 floats column-major, skinning matrices {@code model(joint) · inverseBind}, posed vertices in model space.
+ * Primitives with morph targets are morphed in mesh space first (weights sampled from the clip's weights tracks,
+ * else the instance's defaults), when some weight is not 0.
  *
  * <p>Not thread-safe: one instance per bake.
  */
@@ -44,6 +50,12 @@ public final class FrameEvaluator {
     private final SkinningMatricesJob skinningJob = new SkinningMatricesJob();
     private final SkinningJob skinner = new SkinningJob();
     private final RigidTransformJob rigid = new RigidTransformJob();
+    private final MorphWeightsJob weightsJob = new MorphWeightsJob();
+    private final MorphJob morph = new MorphJob();
+    private final MorphWeights morphWeights;
+    /** Morphed mesh-space positions/normals per selected mesh and primitive, {@code null} without targets. */
+    private final float[][][] morphedPositions;
+    private final float[][][] morphedNormals;
     private final BoundsAccumulator bounds = new BoundsAccumulator();
     private final boolean wantBounds;
     /** Skinning matrices of every skin a selected mesh needs (posing needs them even when not output). */
@@ -75,6 +87,8 @@ public final class FrameEvaluator {
         }
         this.positions = new float[meshes.length][][];
         this.normalBuffers = new float[meshes.length][][];
+        this.morphedPositions = new float[meshes.length][][];
+        this.morphedNormals = new float[meshes.length][][];
         for (int m = 0; m < meshes.length; m++) {
             MeshInstance mesh = model.meshes().get(meshes[m]);
             if (mesh.skinned()) {
@@ -83,12 +97,22 @@ public final class FrameEvaluator {
             int prims = mesh.primitives().size();
             positions[m] = new float[prims][];
             normalBuffers[m] = new float[prims][];
+            morphedPositions[m] = new float[prims][];
+            morphedNormals[m] = new float[prims][];
             for (int p = 0; p < prims; p++) {
                 Primitive prim = mesh.primitives().get(p);
                 positions[m][p] = new float[3 * prim.vertexCount()];
                 normalBuffers[m][p] = normals && prim.normals() != null ? new float[3 * prim.vertexCount()] : null;
+                if (prim.morphTargets() != null) {
+                    morphedPositions[m][p] = new float[3 * prim.vertexCount()];
+                    morphedNormals[m][p] = normalBuffers[m][p] == null ? null : new float[3 * prim.vertexCount()];
+                }
             }
         }
+        this.morphWeights = new MorphWeights(model.meshes());
+        weightsJob.meshes = model.meshes();
+        weightsJob.clip = clip;
+        weightsJob.output = morphWeights;
         sampling.rig = rig;
         sampling.clip = clip;
         sampling.output = local;
@@ -117,12 +141,29 @@ public final class FrameEvaluator {
                 skinningJob.run();
             }
         }
+        weightsJob.time = localTime;
+        weightsJob.run();
         for (int m = 0; m < meshes.length; m++) {
             MeshInstance mesh = model.meshes().get(meshes[m]);
+            float[] weights = morphWeights.weights(meshes[m]);
+            boolean morphing = MorphTargets.anyNonZero(weights);
             for (int p = 0; p < mesh.primitives().size(); p++) {
                 Primitive prim = mesh.primitives().get(p);
+                float[] inPositions = null;
+                float[] inNormals = null;
+                if (morphing && prim.morphTargets() != null) {
+                    inPositions = morphedPositions[m][p];
+                    inNormals = morphedNormals[m][p];
+                    morph.primitive = prim;
+                    morph.weights = weights;
+                    morph.outPositions = inPositions;
+                    morph.outNormals = inNormals;
+                    morph.run();
+                }
                 if (mesh.skinned() && prim.influencesPerVertex() > 0) {
                     skinner.primitive = prim;
+                    skinner.inPositions = inPositions;
+                    skinner.inNormals = inNormals;
                     skinner.skinningMatrices = skinScratch[mesh.skin()];
                     skinner.outPositions = positions[m][p];
                     skinner.outNormals = normalBuffers[m][p];
@@ -130,6 +171,8 @@ public final class FrameEvaluator {
                     skinner.run();
                 } else {
                     rigid.primitive = prim;
+                    rigid.inPositions = inPositions;
+                    rigid.inNormals = inNormals;
                     rigid.matrix = modelMatrices;
                     rigid.matrixOffset = 16 * mesh.node();
                     rigid.outPositions = positions[m][p];
@@ -171,6 +214,11 @@ public final class FrameEvaluator {
     /** The local pose of the last frame (live buffers). */
     public LocalPose local() {
         return local;
+    }
+
+    /** Morph weights of every mesh instance of the model in the last frame (live buffers). */
+    public MorphWeights morphWeights() {
+        return morphWeights;
     }
 
     /** Model matrices of the last frame, 16 per node (live buffer). */
