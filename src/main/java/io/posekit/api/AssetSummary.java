@@ -14,7 +14,8 @@ import java.util.List;
 /**
  * What an asset holds: its nodes (parent-first: {@code parent < index}, roots −1; {@code sourceIndex} = the
  * node's index in the file), skins (joints as node indices, in the skin's order), mesh instances, clips
- * (duration in seconds = the largest key time) and import warnings.
+ * (duration in seconds = the largest key time) and import warnings. A mesh instance reports its number of morph
+ * targets and its default morph weights (used when no clip animates them).
  */
 record AssetSummary(String id, String name, String format, long sizeBytes, List<NodeInfo> nodes,
         List<SkinInfo> skins, List<MeshInfo> meshes, List<ClipInfo> clips, List<String> warnings) {
@@ -25,7 +26,8 @@ record AssetSummary(String id, String name, String format, long sizeBytes, List<
     record SkinInfo(int index, String name, int[] joints) {
     }
 
-    record MeshInfo(int index, String name, int node, Integer skin, List<PrimitiveInfo> primitives) {
+    record MeshInfo(int index, String name, int node, Integer skin, List<PrimitiveInfo> primitives, int morphTargets,
+            float[] morphWeights) {
     }
 
     record PrimitiveInfo(String mode, int vertexCount, int indexCount, List<String> attributes) {
@@ -54,7 +56,8 @@ record AssetSummary(String id, String name, String format, long sizeBytes, List<
             for (Primitive p : mesh.primitives()) {
                 prims.add(new PrimitiveInfo(p.mode().wireName(), p.vertexCount(), p.indexCount(), p.attributes()));
             }
-            meshes.add(new MeshInfo(m, mesh.name(), mesh.node(), mesh.skinned() ? mesh.skin() : null, prims));
+            meshes.add(new MeshInfo(m, mesh.name(), mesh.node(), mesh.skinned() ? mesh.skin() : null, prims,
+                    mesh.morphTargetCount(), mesh.morphWeights().clone()));
         }
         List<ClipInfo> clips = new ArrayList<>();
         for (int c = 0; c < model.clips().size(); c++) {

@@ -5,6 +5,7 @@ import static io.posekit.api.ApiDocs.PROBLEM_JSON;
 import io.posekit.asset.Model;
 import io.posekit.clip.ClipTimes;
 import io.posekit.rig.SkeletonLines;
+import io.posekit.sampling.MorphWeights;
 import io.posekit.sampling.Pose;
 import io.posekit.skinning.BoundsAccumulator;
 import io.posekit.skinning.MeshInstance;
@@ -107,7 +108,8 @@ class BoundsController {
         Accumulators acc = new Accumulators(model);
         for (int pass = 0; pass < 2; pass++) {
             for (double t : times) {
-                acc.add(overClip ? Pose.evaluate(model.rig(), s.clip(), t) : s.evaluate(model), pass == 0);
+                acc.add(overClip ? Pose.evaluate(model.rig(), s.clip(), t) : s.evaluate(model),
+                        overClip ? MorphWeights.evaluate(model.meshes(), s.clip(), t) : s.morphWeights(model), pass == 0);
             }
         }
         List<ShapeResponses.MeshBounds> meshes = new ArrayList<>(model.meshes().size());
@@ -143,12 +145,12 @@ class BoundsController {
             this.jointPositions = new float[3 * joints.length];
         }
 
-        void add(Pose pose, boolean box) {
+        void add(Pose pose, MorphWeights weights, boolean box) {
             float[] m = pose.modelMatrices();
             for (int i = 0; i < meshes.length; i++) {
                 MeshInstance mesh = model.meshes().get(i);
                 float[] skinning = mesh.skinned() ? MeshPoser.skinningMatrices(model.skins().get(mesh.skin()), m) : null;
-                for (PosedPrimitive p : MeshPoser.pose(mesh, skinning, m, POSITIONS)) {
+                for (PosedPrimitive p : MeshPoser.pose(mesh, weights.weights(i), skinning, m, POSITIONS)) {
                     add(meshes[i], p.positions(), p.vertexCount(), box);
                     add(asset, p.positions(), p.vertexCount(), box);
                 }

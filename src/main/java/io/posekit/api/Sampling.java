@@ -8,6 +8,7 @@ import io.posekit.sampling.BlendingJob;
 import io.posekit.sampling.JointMask;
 import io.posekit.sampling.LocalPose;
 import io.posekit.sampling.LoopMode;
+import io.posekit.sampling.MorphWeights;
 import io.posekit.sampling.Pose;
 import io.posekit.sampling.SamplingJob;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -376,6 +377,17 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
     /** The blended layers, or {@code null} without a blend. */
     List<LayerEcho> layers() {
         return blend == null ? null : blend.layers();
+    }
+
+    /**
+     * The morph weights of every mesh instance at the sampled time (the defaults for the rest pose; for a blend, the
+     * weights of the first normal layer's clip at its time — weights are not blended).
+     */
+    MorphWeights morphWeights(Model model) {
+        if (blend != null) {
+            return MorphWeights.evaluate(model.meshes(), blend.evaluator().layers().getFirst().clip(), blend.localTimes()[0]);
+        }
+        return MorphWeights.evaluate(model.meshes(), clip, localTime == null ? 0 : localTime);
     }
 
     /** Samples the asset's rig (or blends the layers) and accumulates model matrices. */

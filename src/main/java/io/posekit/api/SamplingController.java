@@ -393,7 +393,8 @@ class SamplingController {
                         "skinning '" + skinningParam + "' is not one of linear, dq"));
         List<PosedPrimitive> posed;
         try {
-            posed = MeshPoser.pose(mesh, skinning, pose.modelMatrices(), wanted, method);
+            posed = MeshPoser.pose(mesh, s.morphWeights(model).weights(meshIndex), skinning, pose.modelMatrices(), wanted,
+                    method);
         } catch (NonRigidJointException e) {
             throw ApiException.notRigid(e, model, mesh.skin(), "");
         }

@@ -59,8 +59,16 @@ public record ImportScene(List<Node> nodes, List<Skin> skins, List<MeshInstance>
      * @param skin skin index, or {@code -1}
      * @param sourceMesh the mesh's index in the file, or {@code -1}
      * @param primitives the mesh's primitives (joint indices refer to the skin's joints)
+     * @param morphWeights default morph target weights of this placement (glTF: {@code node.weights}, else
+     *     {@code mesh.weights}; COLLADA: the {@code MORPH_WEIGHT} source), or {@code null} for zeros
      */
-    public record MeshInstance(String name, int node, int skin, int sourceMesh, List<Primitive> primitives) {
+    public record MeshInstance(String name, int node, int skin, int sourceMesh, List<Primitive> primitives,
+            float[] morphWeights) {
+
+        /** A placement with zero default morph weights. */
+        public MeshInstance(String name, int node, int skin, int sourceMesh, List<Primitive> primitives) {
+            this(name, node, skin, sourceMesh, primitives, null);
+        }
     }
 
     /**

@@ -47,7 +47,7 @@ public final class ModelBuilder {
         Rig rig = buildRig(nodes, order, rigIndexOf, warnings);
         List<Skin> skins = buildSkins(scene.skins(), rigIndexOf, n);
         List<MeshInstance> meshes = buildMeshes(scene.meshes(), rigIndexOf, skins, warnings);
-        List<Clip> clips = buildClips(scene.clips(), rigIndexOf, warnings);
+        List<Clip> clips = buildClips(scene.clips(), nodes, rigIndexOf, meshes, warnings);
         List<String> all = new ArrayList<>(scene.warnings());
         all.addAll(warnings.list());
         return new Model(format, rig, skins, meshes, clips, all);
@@ -204,6 +204,26 @@ public final class ModelBuilder {
             if (m.skin() >= skins.size() || m.skin() < -1) {
                 throw ImportException.invalid(what + " uses skin " + m.skin() + ", but there are " + skins.size());
             }
+            int targets = m.primitives().isEmpty() ? 0 : m.primitives().getFirst().morphTargetCount();
+            for (int p = 1; p < m.primitives().size(); p++) {
+                int count = m.primitives().get(p).morphTargetCount();
+                if (count != targets) {
+                    throw ImportException.invalid(what + " primitive " + p + " has " + count
+                            + " morph targets but primitive 0 has " + targets);
+                }
+            }
+            float[] morphWeights = m.morphWeights();
+            if (morphWeights != null) {
+                if (morphWeights.length != targets) {
+                    throw ImportException.invalid(what + " has " + morphWeights.length + " default morph weights but "
+                            + targets + " morph targets");
+                }
+                for (int i = 0; i < morphWeights.length; i++) {
+                    if (!Float.isFinite(morphWeights[i])) {
+                        throw ImportException.invalid(what + ": default morph weight " + i + " is not finite");
+                    }
+                }
+            }
             if (m.skin() >= 0) {
                 int jointCount = skins.get(m.skin()).jointCount();
                 for (int p = 0; p < m.primitives().size(); p++) {
@@ -219,14 +239,16 @@ public final class ModelBuilder {
                     }
                 }
             }
-            out.add(new MeshInstance(m.name(), rigIndexOf[m.node()], m.skin(), m.sourceMesh(), m.primitives()));
+            out.add(new MeshInstance(m.name(), rigIndexOf[m.node()], m.skin(), m.sourceMesh(), m.primitives(),
+                    morphWeights));
         }
         // report instances in rig (parent-first) order, a stable order independent of file layout
         out.sort(java.util.Comparator.comparingInt(MeshInstance::node));
         return out;
     }
 
-    private static List<Clip> buildClips(List<ImportScene.Clip> clips, int[] rigIndexOf, ImportWarnings warnings) {
+    private static List<Clip> buildClips(List<ImportScene.Clip> clips, List<ImportScene.Node> nodes, int[] rigIndexOf,
+            List<MeshInstance> meshes, ImportWarnings warnings) {
         List<Clip> out = new ArrayList<>(clips.size());
         for (int ci = 0; ci < clips.size(); ci++) {
             ImportScene.Clip clip = clips.get(ci);
@@ -245,6 +267,11 @@ public final class ModelBuilder {
                 if (t.components() != expected) {
                     throw ImportException.invalid("clip '" + name + "': a " + t.property().wireName() + " track has "
                             + t.components() + " components, not " + expected);
+                }
+                if (t.property() == TrackProperty.WEIGHTS
+                        && !drivesMorphTargets(t, rigIndexOf[t.node()], meshes, name, describe(nodes.get(t.node()), t.node()))) {
+                    warnings.add("clip '" + name + "': " + describe(nodes.get(t.node()), t.node())
+                            + " has a weights track but no mesh with morph targets; the track is ignored");
                 }
                 Track remapped = normalizedRotations(t.withNode(rigIndexOf[t.node()]), name, warnings);
                 long key = ((long) remapped.node() << 8) | t.property().ordinal();
@@ -282,6 +309,28 @@ public final class ModelBuilder {
             out.add(built);
         }
         return out;
+    }
+
+    /**
+     * Whether a mesh with morph targets is placed on rig node {@code node}, the one a weights track drives; every
+     * such mesh must have one target per component of the track.
+     */
+    private static boolean drivesMorphTargets(Track t, int node, List<MeshInstance> meshes, String clip,
+            String nodeLabel) {
+        boolean found = false;
+        for (MeshInstance m : meshes) {
+            if (m.node() != node || m.morphTargetCount() == 0) {
+                continue;
+            }
+            if (m.morphTargetCount() != t.components()) {
+                throw ImportException.invalid("clip '" + clip + "': the weights track of " + nodeLabel + " has "
+                        + t.components() + " weights per key but mesh "
+                        + (m.sourceMesh() >= 0 ? m.sourceMesh() : "'" + m.name() + "'") + " on that node has "
+                        + m.morphTargetCount() + " morph targets");
+            }
+            found = true;
+        }
+        return found;
     }
 
     /**

@@ -6,10 +6,14 @@ import io.posekit.rig.Rig;
 import io.posekit.sampling.BlendEvaluator;
 import io.posekit.sampling.LocalPose;
 import io.posekit.sampling.LocalToModelJob;
+import io.posekit.sampling.MorphWeights;
+import io.posekit.sampling.MorphWeightsJob;
 import io.posekit.sampling.SamplingJob;
 import io.posekit.skinning.Bounds;
 import io.posekit.skinning.BoundsAccumulator;
 import io.posekit.skinning.MeshInstance;
+import io.posekit.skinning.MorphJob;
+import io.posekit.skinning.MorphTargets;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.RigidTransformJob;
 import io.posekit.skinning.Skinner;
@@ -25,6 +29,8 @@ import io.posekit.skinning.SkinningMethod;
  * in {@code skins}; posed positions (and normals where present) of the mesh instances in {@code meshes}; and the
  * bounds of all selected meshes' positions. Spaces and layouts as everywhere: local TRS, model-space matrices
  * 16 floats column-major, skinning matrices {@code model(joint) · inverseBind}, posed vertices in model space.
+ * Primitives with morph targets are morphed in mesh space first (weights sampled from the clip's weights tracks,
+ * else the instance's defaults), when some weight is not 0.
  *
  * <p>Not thread-safe: one instance per bake.
  */
@@ -48,6 +54,12 @@ public final class FrameEvaluator {
     private final SkinningMethod method;
     private final BlendEvaluator blend;
     private final RigidTransformJob rigid = new RigidTransformJob();
+    private final MorphWeightsJob weightsJob = new MorphWeightsJob();
+    private final MorphJob morph = new MorphJob();
+    private final MorphWeights morphWeights;
+    /** Morphed mesh-space positions/normals per selected mesh and primitive, {@code null} without targets. */
+    private final float[][][] morphedPositions;
+    private final float[][][] morphedNormals;
     private final BoundsAccumulator bounds = new BoundsAccumulator();
     private final boolean wantBounds;
     /** Skinning matrices of every skin a selected mesh needs (posing needs them even when not output). */
@@ -92,6 +104,8 @@ public final class FrameEvaluator {
         }
         this.positions = new float[meshes.length][][];
         this.normalBuffers = new float[meshes.length][][];
+        this.morphedPositions = new float[meshes.length][][];
+        this.morphedNormals = new float[meshes.length][][];
         for (int m = 0; m < meshes.length; m++) {
             MeshInstance mesh = model.meshes().get(meshes[m]);
             if (mesh.skinned()) {
@@ -100,12 +114,22 @@ public final class FrameEvaluator {
             int prims = mesh.primitives().size();
             positions[m] = new float[prims][];
             normalBuffers[m] = new float[prims][];
+            morphedPositions[m] = new float[prims][];
+            morphedNormals[m] = new float[prims][];
             for (int p = 0; p < prims; p++) {
                 Primitive prim = mesh.primitives().get(p);
                 positions[m][p] = new float[3 * prim.vertexCount()];
                 normalBuffers[m][p] = normals && prim.normals() != null ? new float[3 * prim.vertexCount()] : null;
+                if (prim.morphTargets() != null) {
+                    morphedPositions[m][p] = new float[3 * prim.vertexCount()];
+                    morphedNormals[m][p] = normalBuffers[m][p] == null ? null : new float[3 * prim.vertexCount()];
+                }
             }
         }
+        this.morphWeights = new MorphWeights(model.meshes());
+        weightsJob.meshes = model.meshes();
+        weightsJob.clip = blend != null ? blend.layers().getFirst().clip() : clip;
+        weightsJob.output = morphWeights;
         sampling.rig = rig;
         sampling.clip = clip;
         sampling.output = local;
@@ -129,7 +153,7 @@ public final class FrameEvaluator {
         sampling.time = localTime;
         sampling.run();
         toModel.run();
-        posePrimitives(local, modelMatrices);
+        posePrimitives(localTime);
     }
 
     /**
@@ -146,10 +170,12 @@ public final class FrameEvaluator {
         System.arraycopy(blend.local().rotations(), 0, local.rotations(), 0, local.rotations().length);
         System.arraycopy(blend.local().scales(), 0, local.scales(), 0, local.scales().length);
         System.arraycopy(blend.modelMatrices(), 0, modelMatrices, 0, modelMatrices.length);
-        posePrimitives(local, modelMatrices);
+        // morph weights are not blended: they follow the first layer's clip at its time
+        posePrimitives(localTimes[0]);
     }
 
-    private void posePrimitives(LocalPose pose, float[] modelMatrices) {
+    /** Skinning matrices, morph weights at {@code morphTime} (clip-local seconds) and the posed meshes. */
+    private void posePrimitives(double morphTime) {
         for (int s = 0; s < skinScratch.length; s++) {
             if (skinScratch[s] != null) {
                 skinningJob.skin = model.skins().get(s);
@@ -158,14 +184,32 @@ public final class FrameEvaluator {
                 skinningJob.run();
             }
         }
+        weightsJob.time = morphTime;
+        weightsJob.run();
         for (int m = 0; m < meshes.length; m++) {
             MeshInstance mesh = model.meshes().get(meshes[m]);
+            float[] weights = morphWeights.weights(meshes[m]);
+            boolean morphing = MorphTargets.anyNonZero(weights);
             for (int p = 0; p < mesh.primitives().size(); p++) {
                 Primitive prim = mesh.primitives().get(p);
+                float[] inPositions = null;
+                float[] inNormals = null;
+                if (morphing && prim.morphTargets() != null) {
+                    inPositions = morphedPositions[m][p];
+                    inNormals = morphedNormals[m][p];
+                    morph.primitive = prim;
+                    morph.weights = weights;
+                    morph.outPositions = inPositions;
+                    morph.outNormals = inNormals;
+                    morph.run();
+                }
                 if (mesh.skinned() && prim.influencesPerVertex() > 0) {
-                    skinner.skin(prim, skinScratch[mesh.skin()], method, positions[m][p], normalBuffers[m][p], null);
+                    skinner.skin(prim, inPositions, inNormals, skinScratch[mesh.skin()], method, positions[m][p],
+                            normalBuffers[m][p], null);
                 } else {
                     rigid.primitive = prim;
+                    rigid.inPositions = inPositions;
+                    rigid.inNormals = inNormals;
                     rigid.matrix = modelMatrices;
                     rigid.matrixOffset = 16 * mesh.node();
                     rigid.outPositions = positions[m][p];
@@ -207,6 +251,11 @@ public final class FrameEvaluator {
     /** The local pose of the last frame (live buffers). */
     public LocalPose local() {
         return local;
+    }
+
+    /** Morph weights of every mesh instance of the model in the last frame (live buffers). */
+    public MorphWeights morphWeights() {
+        return morphWeights;
     }
 
     /** Model matrices of the last frame, 16 per node (live buffer). */

@@ -2,8 +2,8 @@ package io.posekit.clip;
 
 /**
  * What a track animates on its node. Translation and scale have 3 components, rotation 4 (a unit
- * quaternion {@code [x,y,z,w]}); morph target weights have one component per morph target and are parsed
- * and reported but not applied to geometry yet.
+ * quaternion {@code [x,y,z,w]}); morph target weights have one component per morph target of the mesh on the
+ * track's node (sampled by {@code MorphWeightsJob}).
  */
 public enum TrackProperty {
     TRANSLATION, ROTATION, SCALE, WEIGHTS;

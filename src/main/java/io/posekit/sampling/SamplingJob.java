@@ -14,7 +14,7 @@ import java.util.List;
  * track of the clip evaluated at {@link #time} (see {@link TrackSampler}) and written over its node's
  * property; nodes and properties without a track keep their rest value. Curve-driven transform stacks
  * ({@link NodeTransformTrack}) then set their nodes' whole local TRS. {@code WEIGHTS} tracks are ignored
- * (morph targets are not applied yet). Local space: each node relative to its parent.
+ * here; {@link MorphWeightsJob} samples them. Local space: each node relative to its parent.
  *
  * <p>Not thread-safe: the job keeps a per-track key cache (so playing a clip forwards finds keys in O(1));
  * reuse one instance per thread. {@code run()} allocates nothing except when the cache has to grow for a
@@ -109,7 +109,7 @@ public final class SamplingJob {
                 case ROTATION -> h[i] = TrackSampler.sample(track, t, h[i], rotations, 4 * node);
                 case SCALE -> h[i] = TrackSampler.sample(track, t, h[i], scales, 3 * node);
                 case WEIGHTS -> {
-                    // morph targets are not applied yet
+                    // morph weights: MorphWeightsJob
                 }
             }
         }

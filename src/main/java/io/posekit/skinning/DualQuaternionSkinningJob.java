@@ -48,6 +48,10 @@ public final class DualQuaternionSkinningJob {
      */
     public float[] scales;
     /** Destination positions, 3 per vertex (model space), or {@code null} when not wanted. */
+    /** Mesh-space positions to skin instead of the primitive's (e.g. morphed), 3 per vertex, or {@code null}. */
+    public float[] inPositions;
+    /** Mesh-space normals to skin instead of the primitive's (e.g. morphed), 3 per vertex, or {@code null}. */
+    public float[] inNormals;
     public float[] outPositions;
     /**
      * Destination normals, 3 per vertex (model space, unit length or zero), or {@code null}; ignored when the
@@ -82,7 +86,7 @@ public final class DualQuaternionSkinningJob {
         float[] outN = p.normals() == null ? null : outNormals;
         float[] outT = p.tangents() == null ? null : outTangents;
         return notInput(outPositions, dq, s) && notInput(outN, dq, s) && notInput(outT, dq, s)
-                && SkinningOutputs.valid(p, outPositions, outNormals, outTangents);
+                && SkinningOutputs.valid(p, inPositions, inNormals, outPositions, outNormals, outTangents);
     }
 
     private static boolean notInput(float[] out, float[] dq, float[] s) {
@@ -109,8 +113,8 @@ public final class DualQuaternionSkinningJob {
         final int k = prim.influencesPerVertex();
         final int[] joints = prim.joints();
         final float[] weights = prim.weights();
-        final float[] pos = prim.positions();
-        final float[] nrm = prim.normals();
+        final float[] pos = inPositions != null ? inPositions : prim.positions();
+        final float[] nrm = prim.normals() == null ? null : inNormals != null ? inNormals : prim.normals();
         final float[] tan = prim.tangents();
         final float[] outP = outPositions;
         final float[] outN = nrm == null ? null : outNormals;

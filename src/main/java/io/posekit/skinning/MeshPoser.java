@@ -9,6 +9,7 @@ import java.util.Set;
  * Poses mesh instances into model space: a skinned instance by linear blend skinning with its skin's
  * skinning matrices ({@code model(joint) · inverseBind}; the carrying node's own transform is ignored, as
  * glTF specifies), a rigid instance — or a primitive without joint weights — by its node's model matrix.
+ * Primitives with morph targets are morphed first, in mesh space ({@link MorphJob}), when some weight is not 0.
  * Outputs are newly allocated per call and owned by the caller.
  */
 public final class MeshPoser {
@@ -28,38 +29,66 @@ public final class MeshPoser {
     }
 
     /**
+     * Poses every primitive of {@code instance} with its default morph weights
+     * ({@link MeshInstance#morphWeights()}), i.e. as if no clip animated them.
+     *
+     * @see #pose(MeshInstance, float[], float[], float[], Set)
+     */
+    public static List<PosedPrimitive> pose(MeshInstance instance, float[] skinningMatrices, float[] modelMatrices,
+            Set<VertexAttribute> wanted) {
+        return pose(instance, instance.morphWeights(), skinningMatrices, modelMatrices, wanted);
+    }
+
+    /**
      * Poses every primitive of {@code instance}.
      *
      * @param instance the mesh instance
+     * @param morphWeights its morph weights at the instant (one per target, e.g. from
+     *     {@code MorphWeightsJob}), or {@code null} for none; ignored for primitives without morph targets
      * @param skinningMatrices its skin's skinning matrices, or {@code null} for a rigid instance
      * @param modelMatrices model matrices of all rig nodes (16 per node)
      * @param wanted which attributes to produce (normals/tangents only where the primitive has them)
      */
-    public static List<PosedPrimitive> pose(MeshInstance instance, float[] skinningMatrices, float[] modelMatrices,
-            Set<VertexAttribute> wanted) {
-        return pose(instance, skinningMatrices, modelMatrices, wanted, SkinningMethod.LINEAR);
+    public static List<PosedPrimitive> pose(MeshInstance instance, float[] morphWeights, float[] skinningMatrices,
+            float[] modelMatrices, Set<VertexAttribute> wanted) {
+        return pose(instance, morphWeights, skinningMatrices, modelMatrices, wanted, SkinningMethod.LINEAR);
     }
 
     /**
-     * Poses every primitive of {@code instance}, skinning by {@code method}.
+     * Poses every primitive of {@code instance}, morphing it by {@code morphWeights} and skinning by {@code method}.
      *
      * @throws NonRigidJointException (dual quaternions) when a used joint is not rigid × uniform scale
-     * @see #pose(MeshInstance, float[], float[], Set)
+     * @see #pose(MeshInstance, float[], float[], float[], Set)
      */
-    public static List<PosedPrimitive> pose(MeshInstance instance, float[] skinningMatrices, float[] modelMatrices,
-            Set<VertexAttribute> wanted, SkinningMethod method) {
+    public static List<PosedPrimitive> pose(MeshInstance instance, float[] morphWeights, float[] skinningMatrices,
+            float[] modelMatrices, Set<VertexAttribute> wanted, SkinningMethod method) {
         List<PosedPrimitive> out = new ArrayList<>(instance.primitives().size());
         Skinner skinner = new Skinner();
         RigidTransformJob rigid = new RigidTransformJob();
+        MorphJob morph = new MorphJob();
         for (Primitive p : instance.primitives()) {
             int n = p.vertexCount();
             float[] positions = wanted.contains(VertexAttribute.POSITION) ? new float[3 * n] : null;
             float[] normals = wanted.contains(VertexAttribute.NORMAL) && p.normals() != null ? new float[3 * n] : null;
             float[] tangents = wanted.contains(VertexAttribute.TANGENT) && p.tangents() != null ? new float[4 * n] : null;
+            float[] morphedPositions = null;
+            float[] morphedNormals = null;
+            if (p.morphTargets() != null && MorphTargets.anyNonZero(morphWeights)
+                    && (positions != null || normals != null)) {
+                morphedPositions = positions == null ? null : new float[3 * n];
+                morphedNormals = normals == null ? null : new float[3 * n];
+                morph.primitive = p;
+                morph.weights = morphWeights;
+                morph.outPositions = morphedPositions;
+                morph.outNormals = morphedNormals;
+                morph.run();
+            }
             if (skinningMatrices != null && p.influencesPerVertex() > 0) {
-                skinner.skin(p, skinningMatrices, method, positions, normals, tangents);
+                skinner.skin(p, morphedPositions, morphedNormals, skinningMatrices, method, positions, normals, tangents);
             } else {
                 rigid.primitive = p;
+                rigid.inPositions = morphedPositions;
+                rigid.inNormals = morphedNormals;
                 rigid.matrix = modelMatrices;
                 rigid.matrixOffset = 16 * instance.node();
                 rigid.outPositions = positions;

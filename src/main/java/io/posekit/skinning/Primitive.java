@@ -15,6 +15,8 @@ import java.util.List;
  *       {@code 4s..4s+3} come from influence set {@code s} (glTF {@code JOINTS_s}/{@code WEIGHTS_s}).
  *       {@code joints} are indices into the skin's joint list, {@code weights} the decoded weights exactly
  *       as stored (not renormalised; skinning normalises per vertex). Unused slots have weight 0.</li>
+ *   <li>{@code morphTargets}: position/normal displacements applied before skinning ({@link MorphTargets}), or
+ *       {@code null}; attached with {@link #withMorphTargets}.</li>
  * </ul>
  *
  * <p>Immutable; the arrays returned are shared storage that callers must not modify.
@@ -31,6 +33,7 @@ public final class Primitive {
     private final int influencesPerVertex;
     private final int[] joints;
     private final float[] weights;
+    private final MorphTargets morphTargets;
 
     /**
      * @param mode topology
@@ -86,6 +89,35 @@ public final class Primitive {
         this.influencesPerVertex = influencesPerVertex;
         this.joints = joints;
         this.weights = weights;
+        this.morphTargets = null;
+    }
+
+    /** A copy of {@code base} with {@code morphTargets} (shares every array of {@code base}). */
+    private Primitive(Primitive base, MorphTargets morphTargets) {
+        this.mode = base.mode;
+        this.attributes = base.attributes;
+        this.vertexCount = base.vertexCount;
+        this.positions = base.positions;
+        this.normals = base.normals;
+        this.tangents = base.tangents;
+        this.indices = base.indices;
+        this.influencesPerVertex = base.influencesPerVertex;
+        this.joints = base.joints;
+        this.weights = base.weights;
+        this.morphTargets = morphTargets;
+    }
+
+    /**
+     * This primitive with {@code targets} as its morph targets ({@code null}: none), sharing all geometry.
+     *
+     * @throws IllegalArgumentException when the targets are for another vertex count
+     */
+    public Primitive withMorphTargets(MorphTargets targets) {
+        if (targets != null && targets.vertexCount() != vertexCount) {
+            throw new IllegalArgumentException("morph targets for " + targets.vertexCount() + " vertices, but the "
+                    + "primitive has " + vertexCount);
+        }
+        return new Primitive(this, targets);
     }
 
     public PrimitiveMode mode() {
@@ -146,6 +178,16 @@ public final class Primitive {
         return weights;
     }
 
+    /** The morph targets, or {@code null} when the primitive has none. */
+    public MorphTargets morphTargets() {
+        return morphTargets;
+    }
+
+    /** Number of morph targets (0 = none). */
+    public int morphTargetCount() {
+        return morphTargets == null ? 0 : morphTargets.targetCount();
+    }
+
     /**
      * The largest joint index skinning reads, or -1: joints of slots with non-zero weight, and the slot-0
      * joint of a vertex whose weights sum to 0 (or are not finite), which skinning binds to that joint alone.
@@ -172,6 +214,7 @@ public final class Primitive {
     public long footprintBytes() {
         return 96 + 4L * (positions.length + (normals == null ? 0 : normals.length)
                 + (tangents == null ? 0 : tangents.length) + (indices == null ? 0 : indices.length)
-                + joints.length + weights.length) + 48L * attributes.size();
+                + joints.length + weights.length) + 48L * attributes.size()
+                + (morphTargets == null ? 0 : morphTargets.footprintBytes());
     }
 }

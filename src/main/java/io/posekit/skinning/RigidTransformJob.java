@@ -25,6 +25,16 @@ public final class RigidTransformJob {
     public float[] matrix;
     /** Offset of the matrix in {@link #matrix} (e.g. {@code 16 · node} in a model-matrix buffer). */
     public int matrixOffset;
+    /**
+     * Mesh-space positions to transform instead of the primitive's own (e.g. a {@link MorphJob} output), 3 per vertex,
+     * or {@code null} for the primitive's.
+     */
+    public float[] inPositions;
+    /**
+     * Mesh-space normals to transform instead of the primitive's own (e.g. a {@link MorphJob} output), 3 per vertex, or
+     * {@code null} for the primitive's; ignored when the primitive has no normals.
+     */
+    public float[] inNormals;
     /** Destination positions, 3 per vertex, or {@code null} when not wanted. */
     public float[] outPositions;
     /** Destination normals, 3 per vertex, or {@code null}; ignored when the primitive has no normals. */
@@ -48,7 +58,7 @@ public final class RigidTransformJob {
         if (outPositions == matrix || outN == matrix || outT == matrix) {
             return false;
         }
-        return SkinningOutputs.valid(p, outPositions, outNormals, outTangents);
+        return SkinningOutputs.valid(p, inPositions, inNormals, outPositions, outNormals, outTangents);
     }
 
     /**
@@ -61,8 +71,8 @@ public final class RigidTransformJob {
             throw new IllegalStateException("RigidTransformJob inputs are missing or inconsistent");
         }
         final Primitive prim = primitive;
-        final float[] pos = prim.positions();
-        final float[] nrm = prim.normals();
+        final float[] pos = inPositions != null ? inPositions : prim.positions();
+        final float[] nrm = prim.normals() == null ? null : inNormals != null ? inNormals : prim.normals();
         final float[] tan = prim.tangents();
         final float[] outP = outPositions;
         final float[] outN = nrm == null ? null : outNormals;

@@ -27,8 +27,19 @@ public final class Skinner {
      */
     public void skin(Primitive primitive, float[] skinningMatrices, SkinningMethod method, float[] outPositions,
             float[] outNormals, float[] outTangents) {
+        skin(primitive, null, null, skinningMatrices, method, outPositions, outNormals, outTangents);
+    }
+
+    /**
+     * Skins {@code primitive} as {@link #skin(Primitive, float[], SkinningMethod, float[], float[], float[])} does, from
+     * the given mesh-space positions and normals (e.g. morphed; {@code null} = the primitive's own).
+     */
+    public void skin(Primitive primitive, float[] inPositions, float[] inNormals, float[] skinningMatrices,
+            SkinningMethod method, float[] outPositions, float[] outNormals, float[] outTangents) {
         if (method == SkinningMethod.LINEAR) {
             linear.primitive = primitive;
+            linear.inPositions = inPositions;
+            linear.inNormals = inNormals;
             linear.skinningMatrices = skinningMatrices;
             linear.outPositions = outPositions;
             linear.outNormals = outNormals;
@@ -53,6 +64,8 @@ public final class Skinner {
         toDualQuaternions.outScales = scales;
         toDualQuaternions.run();
         dualQuaternion.primitive = primitive;
+        dualQuaternion.inPositions = inPositions;
+        dualQuaternion.inNormals = inNormals;
         dualQuaternion.dualQuaternions = dualQuaternions;
         dualQuaternion.scales = scales;
         dualQuaternion.outPositions = outPositions;

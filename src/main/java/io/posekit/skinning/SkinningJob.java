@@ -31,6 +31,16 @@ public final class SkinningJob {
     public Primitive primitive;
     /** Skinning matrices, 16 floats per skin joint, column-major. Required. */
     public float[] skinningMatrices;
+    /**
+     * Mesh-space positions to skin instead of the primitive's own (e.g. a {@link MorphJob} output), 3 per vertex,
+     * or {@code null} for the primitive's.
+     */
+    public float[] inPositions;
+    /**
+     * Mesh-space normals to skin instead of the primitive's own (e.g. a {@link MorphJob} output), 3 per vertex, or
+     * {@code null} for the primitive's; ignored when the primitive has no normals.
+     */
+    public float[] inNormals;
     /** Destination positions, 3 per vertex (model space), or {@code null} when not wanted. */
     public float[] outPositions;
     /**
@@ -60,7 +70,7 @@ public final class SkinningJob {
         if (p == null || skinningMatrices == null || p.influencesPerVertex() <= 0) {
             return false;
         }
-        return SkinningOutputs.valid(p, outPositions, outNormals, outTangents);
+        return SkinningOutputs.valid(p, inPositions, inNormals, outPositions, outNormals, outTangents);
     }
 
     /**
@@ -80,8 +90,8 @@ public final class SkinningJob {
         final int k = prim.influencesPerVertex();
         final int[] joints = prim.joints();
         final float[] weights = prim.weights();
-        final float[] pos = prim.positions();
-        final float[] nrm = prim.normals();
+        final float[] pos = inPositions != null ? inPositions : prim.positions();
+        final float[] nrm = prim.normals() == null ? null : inNormals != null ? inNormals : prim.normals();
         final float[] tan = prim.tangents();
         final float[] outP = outPositions;
         final float[] outN = nrm == null ? null : outNormals;

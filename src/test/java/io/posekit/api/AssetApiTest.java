@@ -55,7 +55,8 @@ class AssetApiTest {
         assertThat(s.get("skins").toString()).isEqualTo("[{\"index\":0,\"name\":\"Armature\",\"joints\":[1,2]}]");
         assertThat(s.get("meshes").toString()).isEqualTo("[{\"index\":0,\"name\":\"Strip\",\"node\":0,\"skin\":0,"
                 + "\"primitives\":[{\"mode\":\"triangles\",\"vertexCount\":6,\"indexCount\":12,"
-                + "\"attributes\":[\"POSITION\",\"NORMAL\",\"JOINTS_0\",\"WEIGHTS_0\"]}]}]");
+                + "\"attributes\":[\"POSITION\",\"NORMAL\",\"JOINTS_0\",\"WEIGHTS_0\"]}],"
+                + "\"morphTargets\":0,\"morphWeights\":[]}]");
         assertThat(s.get("clips").toString()).isEqualTo("[{\"index\":0,\"name\":\"Bend\",\"duration\":2.0,\"channels\":2}]");
         assertThat(s.get("warnings").toString()).isEqualTo("[]");
 

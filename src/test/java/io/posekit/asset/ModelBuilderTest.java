@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.posekit.clip.Interpolation;
 import io.posekit.clip.Track;
 import io.posekit.clip.TrackProperty;
+import io.posekit.skinning.MorphTargets;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.PrimitiveMode;
 import java.util.List;
@@ -107,5 +108,38 @@ class ModelBuilderTest {
         assertThat(model.clips().getFirst().tracks()).hasSize(1);
         assertThat(model.clips().getFirst().tracks().getFirst().values()).containsExactly(2, 2, 2);
         assertThat(model.warnings()).containsExactly("clip 'c': node 0 has two scale tracks; the last one is used");
+    }
+
+    private static Primitive morphedPoint(int targets) {
+        return new Primitive(PrimitiveMode.POINTS, List.of("POSITION"), new float[3], null, null, null, 0, new int[0],
+                new float[0]).withMorphTargets(new MorphTargets(1, new float[targets][], null));
+    }
+
+    private static ImportScene morphScene(List<Primitive> primitives, float[] weights, Track... tracks) {
+        return new ImportScene(List.of(node("a", -1, 0), node("b", 0, 1)), List.of(),
+                List.of(new ImportScene.MeshInstance("m", 1, -1, 4, primitives, weights)),
+                List.of(new ImportScene.Clip("c", List.of(tracks))), List.of());
+    }
+
+    @Test
+    void checksMorphTargetCountsDefaultWeightsAndWeightsTracks() {
+        Track weights = new Track(1, TrackProperty.WEIGHTS, Interpolation.LINEAR, 2, new float[] {0}, new float[2]);
+        Model model = ModelBuilder.build(AssetFormat.GLTF, morphScene(List.of(morphedPoint(2), morphedPoint(2)),
+                new float[] {0.5f, 1}, weights));
+        assertThat(model.meshes().getFirst().morphWeights()).containsExactly(0.5f, 1);
+        assertThat(model.meshes().getFirst().morphTargetCount()).isEqualTo(2);
+        assertThat(ModelBuilder.build(AssetFormat.GLTF, morphScene(List.of(morphedPoint(2)), null)).meshes().getFirst()
+                .morphWeights()).containsExactly(0, 0);
+        assertThatThrownBy(() -> ModelBuilder.build(AssetFormat.GLTF, morphScene(List.of(morphedPoint(2),
+                morphedPoint(1)), null))).isInstanceOf(ImportException.class)
+                .hasMessage("mesh 4 primitive 1 has 1 morph targets but primitive 0 has 2");
+        assertThatThrownBy(() -> ModelBuilder.build(AssetFormat.GLTF, morphScene(List.of(morphedPoint(2)),
+                new float[] {1}))).hasMessage("mesh 4 has 1 default morph weights but 2 morph targets");
+        assertThatThrownBy(() -> ModelBuilder.build(AssetFormat.GLTF, morphScene(List.of(morphedPoint(2)),
+                new float[] {1, Float.NaN}))).hasMessage("mesh 4: default morph weight 1 is not finite");
+        Track three = new Track(1, TrackProperty.WEIGHTS, Interpolation.STEP, 3, new float[] {0}, new float[3]);
+        assertThatThrownBy(() -> ModelBuilder.build(AssetFormat.GLTF, morphScene(List.of(morphedPoint(2)), null,
+                three))).hasMessage("clip 'c': the weights track of node 1 ('b') has 3 weights per key but mesh 4 on "
+                        + "that node has 2 morph targets");
     }
 }

@@ -24,10 +24,13 @@ import java.util.List;
  *       tangents (see {@link GeometryDecoder}); instances of one geometry or controller share their primitives;</li>
  *   <li>skins: all influences of every control vertex, inverse binds with the bind shape folded in, joints resolved
  *       per instance through its {@code <skeleton>}s (see {@link ControllerDecoder});</li>
+ *   <li>morph controllers (instanced directly or as a skin's source): targets as displacements of the base
+ *       geometry, {@code NORMALIZED} or {@code RELATIVE}, with their {@code MORPH_WEIGHT}s as default weights
+ *       (see {@link ControllerDecoder}); animated morph weights are not read;</li>
  *   <li>animations as clips, one per {@code <animation_clip>} or one {@code default} clip: animated matrices
  *       become decomposed TRS keys, other transform elements exact curve stacks (see {@link AnimationDecoder}).</li>
  * </ul>
- * Materials, textures, cameras, lights, physics and kinematics are not read; morph targets are not applied.
+ * Materials, textures, cameras, lights, physics and kinematics are not read.
  *
  * <p>The XML is parsed with StAX without DTDs or entities and under depth and element limits
  * ({@link XmlTreeReader}); only same-document {@code #id} references are followed, so the importer never touches

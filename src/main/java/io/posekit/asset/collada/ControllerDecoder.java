@@ -4,6 +4,7 @@ import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportLimits;
+import io.posekit.skinning.MorphTargets;
 import io.posekit.skinning.Primitive;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,8 +15,16 @@ import java.util.Map;
 /**
  * Decodes {@code <controller>}s (each once per import) and builds their skinned primitives.
  *
- * <p>{@code <skin source>} names a geometry, or a {@code <morph>} controller whose base geometry is used (morph
- * targets are not applied yet: warning). {@code <bind_shape_matrix>} (default identity) and every
+ * <p>{@code <morph source method>} names the base geometry; its {@code <targets>} give the target geometries
+ * ({@code MORPH_TARGET}, an IDREF_array or Name_array of geometry ids) and their default weights
+ * ({@code MORPH_WEIGHT}, one float per target). Every target geometry must have the base's primitive elements
+ * with the same vertex counts (vertices are numbered the same way when the index lists match, as exporters write
+ * them). The targets become position (and, where both have normals, normal) displacements of the base:
+ * {@code target − base} for {@code NORMALIZED} (the default: {@code (1 − Σw)·base + Σ w·target}), the target
+ * itself for {@code RELATIVE} ({@code base + Σ w·target}).
+ *
+ * <p>{@code <skin source>} names a geometry, or a {@code <morph>} controller whose base geometry is skinned with
+ * the morph targets applied first. {@code <bind_shape_matrix>} (default identity) and every
  * {@code INV_BIND_MATRIX} are written row-major and transposed; the bind shape is folded into the inverse binds
  * ({@code IBM_k · BSM}), so positions stay in mesh space. {@code <vertex_weights>} may give any number of
  * influences per control vertex, up to {@link ImportLimits#maxInfluencesPerVertex()} (more is too large); all are
@@ -35,6 +44,15 @@ final class ControllerDecoder {
     private final ImportWarnings warnings;
     private final Map<XmlElement, SkinData> skins = new IdentityHashMap<>();
     private final Map<XmlElement, List<Primitive>> primitives = new IdentityHashMap<>();
+    private final Map<XmlElement, MorphData> morphs = new IdentityHashMap<>();
+    private final Map<XmlElement, List<Primitive>> morphPrimitives = new IdentityHashMap<>();
+
+    /**
+     * A decoded {@code <morph>}: its base geometry, per primitive element of the base its morph targets, and the
+     * default weights.
+     */
+    record MorphData(XmlElement geometry, List<MorphTargets> targets, float[] weights) {
+    }
 
     ControllerDecoder(ColladaDocument doc, Sources sources, GeometryDecoder geometries, DecodeBudget budget,
             ImportWarnings warnings) {
@@ -46,11 +64,44 @@ final class ControllerDecoder {
     }
 
     /**
-     * The base geometry of a {@code <morph>} controller (with a warning), for instancing it rigidly.
+     * The decoded {@code <morph>} of {@code controller}.
      *
-     * @throws ImportException (invalid) when the morph's source is not a geometry
+     * @throws ImportException (invalid) when the source or a target is not a geometry, the targets and weights
+     *     disagree, or a target's primitives do not match the base's
      */
-    XmlElement morphBase(XmlElement controller) {
+    MorphData morph(XmlElement controller) {
+        MorphData m = morphs.get(controller);
+        if (m == null) {
+            m = decodeMorph(controller);
+            morphs.put(controller, m);
+        }
+        return m;
+    }
+
+    /** The base geometry's rigid primitives with the morph targets of {@code controller} attached (shared). */
+    List<Primitive> morphPrimitives(XmlElement controller) {
+        List<Primitive> out = morphPrimitives.get(controller);
+        if (out == null) {
+            MorphData m = morph(controller);
+            out = withTargets(geometries.rigid(m.geometry()), m, "morph " + controller.label());
+            morphPrimitives.put(controller, out);
+        }
+        return out;
+    }
+
+    private static List<Primitive> withTargets(List<Primitive> primitives, MorphData m, String where) {
+        List<Primitive> out = new ArrayList<>(primitives.size());
+        for (int i = 0; i < primitives.size(); i++) {
+            try {
+                out.add(primitives.get(i).withMorphTargets(m.targets().get(i)));
+            } catch (IllegalArgumentException e) {
+                throw ImportException.invalid(where + ": " + e.getMessage());
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private MorphData decodeMorph(XmlElement controller) {
         XmlElement morph = controller.child("morph");
         String where = "morph " + controller.label();
         XmlElement geometry = doc.resolve(morph.attr("source"));
@@ -58,8 +109,98 @@ final class ControllerDecoder {
             throw ImportException.invalid(where + ": source " + Text.quote(morph.attr("source"))
                     + " is not a <geometry> in this file");
         }
-        warnings.add(where + ": morph targets are not applied yet; the base geometry " + geometry.label() + " is used");
-        return geometry;
+        String method = morph.attr("method") == null ? "NORMALIZED" : morph.attr("method");
+        if (!method.equals("NORMALIZED") && !method.equals("RELATIVE")) {
+            throw ImportException.invalid(where + ": method " + Text.quote(method) + " is not NORMALIZED or RELATIVE");
+        }
+        boolean relative = method.equals("RELATIVE");
+        XmlElement targetsElement = morph.child("targets");
+        if (targetsElement == null) {
+            throw ImportException.invalid(where + " has no <targets>");
+        }
+        Source targetSource = null;
+        Source weightSource = null;
+        for (XmlElement in : targetsElement.children("input")) {
+            String semantic = in.attr("semantic");
+            if ("MORPH_TARGET".equals(semantic)) {
+                targetSource = sources.resolve(in.attr("source"), where + " <targets> input MORPH_TARGET");
+            } else if ("MORPH_WEIGHT".equals(semantic)) {
+                weightSource = sources.resolve(in.attr("source"), where + " <targets> input MORPH_WEIGHT");
+            }
+        }
+        if (targetSource == null || weightSource == null) {
+            throw ImportException.invalid(where + ": <targets> needs a MORPH_TARGET and a MORPH_WEIGHT input");
+        }
+        if (targetSource.kind() != Source.Kind.NAME) {
+            throw ImportException.invalid(where + ": the MORPH_TARGET " + targetSource.describe()
+                    + " is not an IDREF_array or Name_array");
+        }
+        if (weightSource.kind() != Source.Kind.FLOAT || weightSource.components() < 1) {
+            throw ImportException.invalid(where + ": the MORPH_WEIGHT " + weightSource.describe() + " is not a float source");
+        }
+        int count = targetSource.count();
+        if (count == 0) {
+            throw ImportException.invalid(where + ": the MORPH_TARGET " + targetSource.describe() + " has no targets");
+        }
+        if (weightSource.count() != count) {
+            throw ImportException.invalid(where + ": " + count + " targets but the MORPH_WEIGHT "
+                    + weightSource.describe() + " has " + weightSource.count() + " weights");
+        }
+        float[] weights = new float[count];
+        for (int t = 0; t < count; t++) {
+            weights[t] = weightSource.f(t, 0);
+            if (!Float.isFinite(weights[t])) {
+                throw ImportException.invalid(where + ": weight " + t + " is not finite");
+            }
+        }
+        List<MeshPart> base = geometries.parts(geometry);
+        float[][][] positions = new float[base.size()][count][];
+        float[][][] normals = new float[base.size()][][];
+        for (int i = 0; i < base.size(); i++) {
+            normals[i] = base.get(i).normals() == null ? null : new float[count][];
+        }
+        budget.charge(2L * count * base.size(), 8, where + " targets");
+        for (int t = 0; t < count; t++) {
+            budget.checkTime();
+            String id = targetSource.name(t, 0);
+            XmlElement target = doc.resolve("#" + id);
+            String tw = where + " target " + t;
+            if (target == null || !target.name().equals("geometry")) {
+                throw ImportException.invalid(tw + ": " + Text.quote(id) + " is not a <geometry> in this file");
+            }
+            List<MeshPart> parts = geometries.parts(target);
+            if (parts.size() != base.size()) {
+                throw ImportException.invalid(tw + ": geometry " + target.label() + " has " + parts.size()
+                        + " primitive elements but the base geometry " + geometry.label() + " has " + base.size());
+            }
+            for (int i = 0; i < base.size(); i++) {
+                MeshPart b = base.get(i);
+                MeshPart p = parts.get(i);
+                if (p.vertexCount() != b.vertexCount()) {
+                    throw ImportException.invalid(tw + ": " + p.where() + " has " + p.vertexCount()
+                            + " vertices but " + b.where() + " of the base has " + b.vertexCount());
+                }
+                positions[i][t] = relative ? p.positions() : difference(p.positions(), b.positions(), tw);
+                if (normals[i] != null && p.normals() != null) {
+                    normals[i][t] = relative ? p.normals() : difference(p.normals(), b.normals(), tw);
+                }
+            }
+        }
+        List<MorphTargets> targets = new ArrayList<>(base.size());
+        for (int i = 0; i < base.size(); i++) {
+            targets.add(new MorphTargets(base.get(i).vertexCount(), positions[i], normals[i]));
+        }
+        return new MorphData(geometry, List.copyOf(targets), weights);
+    }
+
+    /** {@code target − base}, element-wise, as a new array charged to the budget. */
+    private float[] difference(float[] target, float[] base, String where) {
+        budget.charge(target.length, 4, where + " displacements");
+        float[] out = new float[target.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (float) ((double) target[i] - base[i]);
+        }
+        return out;
     }
 
     /** The decoded skin of a controller with a {@code <skin>}. */
@@ -87,8 +228,10 @@ final class ControllerDecoder {
         String where = "skin " + controller.label();
         String name = controller.attr("name") != null ? controller.attr("name") : controller.attr("id");
         XmlElement geometry = doc.resolve(skin.attr("source"));
+        XmlElement morph = null;
         if (geometry != null && geometry.name().equals("controller") && geometry.child("morph") != null) {
-            geometry = morphBase(geometry);
+            morph = geometry;
+            geometry = morph(morph).geometry();
         }
         if (geometry == null || !geometry.name().equals("geometry")) {
             throw ImportException.invalid(where + ": source " + Text.quote(skin.attr("source"))
@@ -123,7 +266,7 @@ final class ControllerDecoder {
         }
         boolean idrefs = jointSource.arrayTag().equals("IDREF_array");
         float[] ibms = inverseBinds(ibmSource, names.length, bindShape, where);
-        return weights(skin, where, name, geometry, names, idrefs, ibms, jointSource);
+        return weights(skin, where, name, geometry, morph, names, idrefs, ibms, jointSource);
     }
 
     private static String[] jointNames(Source s, String where) {
@@ -180,8 +323,8 @@ final class ControllerDecoder {
         return out;
     }
 
-    private SkinData weights(XmlElement skin, String where, String name, XmlElement geometry, String[] names,
-            boolean idrefs, float[] ibms, Source jointSource) {
+    private SkinData weights(XmlElement skin, String where, String name, XmlElement geometry, XmlElement morph,
+            String[] names, boolean idrefs, float[] ibms, Source jointSource) {
         XmlElement vw = skin.child("vertex_weights");
         if (vw == null) {
             throw ImportException.invalid(where + " has no <vertex_weights>");
@@ -298,7 +441,7 @@ final class ControllerDecoder {
             joints = java.util.Arrays.copyOf(joints, at);
             weights = java.util.Arrays.copyOf(weights, at);
         }
-        return new SkinData(where, name, geometry, names, idrefs, ibms, start, joints, weights, max);
+        return new SkinData(where, name, geometry, morph, names, idrefs, ibms, start, joints, weights, max);
     }
 
     /** Maps the vertex_weights JOINT source's indices to skin joint indices (identity when it is the same source). */
@@ -360,6 +503,9 @@ final class ControllerDecoder {
             List<String> attributes = new ArrayList<>(part.attributes());
             attributes.addAll(extra);
             out.add(GeometryDecoder.primitive(part, attributes, k, joints, weights));
+        }
+        if (skin.morph() != null) {
+            return withTargets(out, morph(skin.morph()), skin.where());
         }
         return List.copyOf(out);
     }

@@ -27,7 +27,8 @@ import java.util.Map;
  * of times; an instantiation cycle is an error). The rest transform is the product of the node's transform
  * elements decomposed into TRS (a warning when shear cannot be represented).
  *
- * <p>{@code <instance_geometry>} places a rigid mesh; {@code <instance_controller>} of a skin places a skinned
+ * <p>{@code <instance_geometry>} places a rigid mesh; {@code <instance_controller>} of a morph places its base
+ * geometry with the morph targets (default weights from {@code MORPH_WEIGHT}); of a skin places a skinned
  * mesh with its own skin (one per instance), whose joints are resolved in the subtrees of the instance's
  * {@code <skeleton>} roots (all scene nodes without any): a Name_array entry matches a node's {@code sid}, else
  * {@code id}, else {@code name}; an IDREF_array entry matches a node {@code id}.
@@ -285,7 +286,7 @@ final class SceneBuilder {
                         + " is not a <geometry> in this file; skipped");
                 return;
             }
-            place(node, target, -1, geometries.rigid(target), nodeName, where);
+            place(node, target, -1, geometries.rigid(target), null, nodeName, where);
             return;
         }
         if (target == null || !target.name().equals("controller")) {
@@ -295,8 +296,8 @@ final class SceneBuilder {
         }
         if (target.child("skin") == null) {
             if (target.child("morph") != null) {
-                XmlElement geometry = controllers.morphBase(target);
-                place(node, geometry, -1, geometries.rigid(geometry), nodeName, where);
+                ControllerDecoder.MorphData morph = controllers.morph(target);
+                place(node, morph.geometry(), -1, controllers.morphPrimitives(target), morph.weights(), nodeName, where);
             } else {
                 warnings.add(where + ": controller " + target.label() + " has no <skin> or <morph>; skipped");
             }
@@ -312,17 +313,19 @@ final class SceneBuilder {
         budget.charge(skin.jointNames().length, 8, where + ": skin instance");
         int[] joints = resolveJoints(skin, instance);
         skins.add(new ImportScene.Skin(skin.name(), joints, skin.inverseBindMatrices()));
-        place(node, skin.geometry(), skins.size() - 1, primitives, nodeName, where);
+        float[] weights = skin.morph() == null ? null : controllers.morph(skin.morph()).weights();
+        place(node, skin.geometry(), skins.size() - 1, primitives, weights, nodeName, where);
     }
 
-    private void place(int node, XmlElement geometry, int skin, List<Primitive> primitives, String nodeName,
-            String where) {
+    private void place(int node, XmlElement geometry, int skin, List<Primitive> primitives, float[] morphWeights,
+            String nodeName, String where) {
         if (primitives.isEmpty()) {
             warnings.add(where + ": geometry " + geometry.label() + " has no triangles to place; skipped");
             return;
         }
         String name = geometry.attr("name") != null ? geometry.attr("name") : nodeName;
-        meshes.add(new ImportScene.MeshInstance(name, node, skin, geometryIndex.getOrDefault(geometry, -1), primitives));
+        meshes.add(new ImportScene.MeshInstance(name, node, skin, geometryIndex.getOrDefault(geometry, -1), primitives,
+                morphWeights));
     }
 
     /** First import node per sid, id and name within some node ranges. */

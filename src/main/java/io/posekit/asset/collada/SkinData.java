@@ -5,7 +5,8 @@ package io.posekit.asset.collada;
  *
  * @param where names the skin in messages: {@code skin 'controller-id'}
  * @param name the controller's {@code name}, else its {@code id}
- * @param geometry the {@code <geometry>} the skin deforms (through a {@code <morph>} when the skin's source is one)
+ * @param geometry the {@code <geometry>} the skin deforms (the morph's base when the skin's source is a morph)
+ * @param morph the {@code <controller>} of the {@code <morph>} the skin's source names, or {@code null}
  * @param jointNames the JOINT source's names, in skin order
  * @param idrefs whether the joint names are {@code IDREF_array} entries (node ids) rather than {@code Name_array}
  *     ones (sids, ids or names)
@@ -15,7 +16,7 @@ package io.posekit.asset.collada;
  * @param weights influence weights as stored
  * @param maxInfluences the most influences any control vertex has
  */
-record SkinData(String where, String name, XmlElement geometry, String[] jointNames, boolean idrefs,
+record SkinData(String where, String name, XmlElement geometry, XmlElement morph, String[] jointNames, boolean idrefs,
         float[] inverseBindMatrices, int[] start, int[] joints, float[] weights, int maxInfluences) {
 
     /** Number of control vertices ({@code <vertex_weights count>}). */

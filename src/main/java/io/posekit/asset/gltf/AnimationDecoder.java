@@ -156,12 +156,10 @@ final class AnimationDecoder {
             }
         }
         float[] values = accessors.floats(output);
-        if (property != TrackProperty.WEIGHTS) {
-            for (int i = 0; i < values.length; i++) {
-                if (!Float.isFinite(values[i])) {
-                    throw ImportException.invalid(where + ": output " + output.describe() + " value " + i
-                            + " is not finite");
-                }
+        for (int i = 0; i < values.length; i++) {
+            if (!Float.isFinite(values[i])) {
+                throw ImportException.invalid(where + ": output " + output.describe() + " value " + i
+                        + " is not finite");
             }
         }
         try {

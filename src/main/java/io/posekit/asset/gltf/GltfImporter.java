@@ -22,9 +22,9 @@ import tools.jackson.databind.JsonNode;
  * <p>What is read: the node hierarchy of the chosen scene (the {@code scene} property, else scene 0, else
  * every root node) with rest transforms; all skins (joints outside the scene pull in their hierarchy); a
  * mesh instance per imported node with a mesh, whose primitives carry mesh-space positions, normals,
- * tangents, indices and joint influences; and every animation as a clip of translation, rotation, scale
- * and morph-weight tracks (times in seconds). Morph targets, materials, textures, cameras and lights are
- * not decoded. Units and axes are glTF's: metres, +Y up, right-handed.
+ * tangents, indices, joint influences and morph targets (position and normal displacements, with the node's
+ * {@code weights}, else the mesh's, as defaults); and every animation as a clip of translation, rotation, scale
+ * and morph-weight tracks (times in seconds). Materials, textures, cameras and lights are not decoded. Units and axes are glTF's: metres, +Y up, right-handed.
  *
  * <p>Buffers come only from the GLB BIN chunk, base64 {@code data:} URIs, or files of the same upload; an
  * external or escaping URI is rejected, and the importer never touches the file system or network. Every
@@ -104,7 +104,12 @@ public final class GltfImporter implements AssetImporter {
             if (name == null) {
                 name = Json.optString(node, "name", where);
             }
-            out.add(new ImportScene.MeshInstance(name, importIndex[i], skin, mesh, primitives));
+            // node.weights override mesh.weights (each one per morph target)
+            float[] weights = Json.optFloats(node, "weights", primitives.getFirst().morphTargetCount(), where);
+            if (weights == null) {
+                weights = meshes.weights(mesh);
+            }
+            out.add(new ImportScene.MeshInstance(name, importIndex[i], skin, mesh, primitives, weights));
         }
         return out;
     }

@@ -4,12 +4,15 @@ import io.posekit.asset.ImportLimits;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportWarnings;
+import io.posekit.skinning.MorphTargets;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.PrimitiveMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -18,7 +21,12 @@ import tools.jackson.databind.JsonNode;
  * {@code TANGENT} (VEC4) are optional; every attribute must have as many elements as {@code POSITION};
  * {@code indices} must be below the vertex count; {@code JOINTS_n}/{@code WEIGHTS_n} must come in pairs
  * numbered contiguously from 0 and are packed into 4 influence slots per set (weights exactly as stored).
- * Morph targets are not decoded; each mesh that has them gets one warning.
+ *
+ * <p>Morph targets ({@code targets}) become the primitive's {@link MorphTargets}: per target its {@code POSITION}
+ * and {@code NORMAL} displacements (VEC3, float or quantized, sparse allowed), each with exactly as many elements
+ * as {@code POSITION}; position deltas must be finite. Normal deltas are kept only when the primitive has normals.
+ * Other target attributes ({@code TANGENT}, …) are not applied: one warning per mesh. The mesh's default weights
+ * ({@code weights}, one per target) are read by {@link #weights}.
  */
 final class MeshDecoder {
 
@@ -49,6 +57,17 @@ final class MeshDecoder {
     }
 
     /**
+     * The default morph weights of mesh {@code index} ({@code mesh.weights}), or {@code null} when it gives none.
+     *
+     * @throws ImportException (invalid) unless they are as many finite numbers as the mesh has morph targets
+     */
+    float[] weights(int index) {
+        String where = "mesh " + index;
+        return Json.optFloats(doc.element("meshes", index, "mesh"), "weights", primitives(index).getFirst()
+                .morphTargetCount(), where);
+    }
+
+    /**
      * The primitives of mesh {@code index}, decoded on first request.
      *
      * @throws ImportException (invalid) naming the mesh, primitive and attribute at fault
@@ -70,21 +89,78 @@ final class MeshDecoder {
             throw ImportException.invalid(where + ": primitives must not be empty");
         }
         List<Primitive> out = new ArrayList<>(primitives.size());
-        boolean morphTargets = false;
+        Set<String> ignored = new TreeSet<>();
         for (int p = 0; p < primitives.size(); p++) {
             String pw = where + " primitive " + p;
             JsonNode prim = primitives.get(p);
             if (!prim.isObject()) {
                 throw ImportException.invalid(pw + " must be a JSON object, not " + Json.quote(prim));
             }
+            Primitive primitive = decodePrimitive(prim, pw);
             JsonNode targets = Json.optArray(prim, "targets", pw);
-            morphTargets |= targets != null && !targets.isEmpty();
-            out.add(decodePrimitive(prim, pw));
+            int count = targets == null ? 0 : targets.size();
+            if (p > 0 && count != out.getFirst().morphTargetCount()) {
+                throw ImportException.invalid(pw + " has " + count + " morph targets but primitive 0 has "
+                        + out.getFirst().morphTargetCount() + " (all primitives of a mesh must have the same number)");
+            }
+            if (count > 0) {
+                primitive = primitive.withMorphTargets(morphTargets(targets, primitive, pw, ignored));
+            }
+            out.add(primitive);
         }
-        if (morphTargets) {
-            warnings.add(where + ": morph targets are parsed but not applied yet");
+        if (!ignored.isEmpty()) {
+            warnings.add(where + ": morph target attributes " + String.join(", ", ignored) + " are not applied");
         }
         return List.copyOf(out);
+    }
+
+    /** Decodes the {@code targets} of a primitive; collects the names of target attributes that are not applied. */
+    private MorphTargets morphTargets(JsonNode targets, Primitive primitive, String where, Set<String> ignored) {
+        int n = primitive.vertexCount();
+        int count = targets.size();
+        float[][] positions = new float[count][];
+        float[][] normals = primitive.normals() == null ? null : new float[count][];
+        budget.charge(2L * count, 8, where + " morph targets");
+        for (int t = 0; t < count; t++) {
+            budget.checkTime();
+            String tw = where + " morph target " + t;
+            JsonNode target = targets.get(t);
+            if (!target.isObject()) {
+                throw ImportException.invalid(tw + " must be a JSON object, not " + Json.quote(target));
+            }
+            for (String name : target.propertyNames()) {
+                if (!name.equals("POSITION") && !name.equals("NORMAL")) {
+                    ignored.add(Json.shorten(name, 40));
+                    continue;
+                }
+                Accessor a = attribute(target, name, tw);
+                if (a.count() != n) {
+                    throw ImportException.invalid(tw + ": " + name + " " + a.describe() + " has " + a.count()
+                            + " elements but the primitive has " + n + " vertices");
+                }
+                if (name.equals("NORMAL") && normals == null) {
+                    ignored.add("NORMAL (the primitive has no normals)");
+                    continue;
+                }
+                float[] deltas = accessors.floats(a);
+                for (int i = 0; i < deltas.length; i++) {
+                    if (!Float.isFinite(deltas[i])) {
+                        throw ImportException.invalid(tw + ": " + name + " " + a.describe() + " vertex " + i / 3
+                                + " is not finite");
+                    }
+                }
+                if (name.equals("POSITION")) {
+                    positions[t] = deltas;
+                } else {
+                    normals[t] = deltas;
+                }
+            }
+        }
+        try {
+            return new MorphTargets(n, positions, normals);
+        } catch (IllegalArgumentException e) {
+            throw ImportException.invalid(where + ": " + e.getMessage());
+        }
     }
 
     private Primitive decodePrimitive(JsonNode prim, String where) {

@@ -245,18 +245,28 @@ class SkinImportTest {
     }
 
     @Test
-    void morphTargetsUnderASkinUseTheBaseGeometry() {
+    void aSkinOverAMorphCarriesTheMorphTargets() {
+        // the only target is the base itself: NORMALIZED displacements are all zero
         String morph = "<controller id=\"morph\"><morph source=\"#g\" method=\"NORMALIZED\">"
                 + names("morph-targets", "IDREF_array", "IDREF", "g") + floats("morph-weights", "W", 0.5)
                 + "<targets><input semantic=\"MORPH_TARGET\" source=\"#morph-targets\"/>"
                 + "<input semantic=\"MORPH_WEIGHT\" source=\"#morph-weights\"/></targets></morph></controller>";
         String skin = simple(null, new String[] {"s0"}, identities(1)).replace("<skin source=\"#g\">", "<skin source=\"#morph\">");
         ImportScene s = importDae(scene(skin + morph, INSTANCE));
-        assertThat(s.meshes()).singleElement().satisfies(m -> assertThat(m.skin()).isZero());
-        assertThat(s.warnings()).containsExactly(
-                "morph 'morph': morph targets are not applied yet; the base geometry 'g' is used");
+        assertThat(s.meshes()).singleElement().satisfies(m -> {
+            assertThat(m.skin()).isZero();
+            assertThat(m.morphWeights()).containsExactly(0.5f);
+            Primitive p = m.primitives().getFirst();
+            assertThat(p.influencesPerVertex()).isEqualTo(4);
+            assertThat(p.morphTargetCount()).isEqualTo(1);
+            assertThat(p.morphTargets().positionDeltas(0)).containsOnly(0f).hasSize(12);
+        });
+        assertThat(s.warnings()).isEmpty();
         ImportScene rigid = importDae(scene(skin + morph, "<instance_controller url=\"#morph\"/>"));
-        assertThat(rigid.meshes()).singleElement().satisfies(m -> assertThat(m.skin()).isEqualTo(-1));
+        assertThat(rigid.meshes()).singleElement().satisfies(m -> {
+            assertThat(m.skin()).isEqualTo(-1);
+            assertThat(m.primitives().getFirst().morphTargetCount()).isEqualTo(1);
+        });
         assertThat(rigid.skins()).isEmpty();
     }
 }

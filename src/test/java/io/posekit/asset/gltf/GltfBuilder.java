@@ -762,6 +762,38 @@ public final class GltfBuilder {
         return b;
     }
 
+    /**
+     * {@link #skinnedTwoBoneStrip()} with two morph targets on its primitive. Additional facts:
+     * <ul>
+     *   <li>target 0 moves every vertex by (1,0,0) and has NORMAL deltas (1,0,0); target 1 moves every vertex by
+     *       (0,0,1), as a sparse accessor without buffer view (only vertices 0…5 listed, all (0,0,1))</li>
+     *   <li>mesh 0 {@code weights} = [0, 0.5]</li>
+     *   <li>animation 1 {@code Morph}: weights of node 0 (Strip) LINEAR at t = 0, 1 s: (0,0), (1,0). Duration 1 s.</li>
+     * </ul>
+     */
+    public static GltfBuilder morphedTwoBoneStrip() {
+        GltfBuilder b = skinnedTwoBoneStrip();
+        float[] dx = new float[18];
+        for (int v = 0; v < 6; v++) {
+            dx[3 * v] = 1;
+        }
+        int t0 = b.addFloatAccessor(dx, "VEC3");
+        int indicesView = b.addBufferView(le().u8(0, 1, 2, 3, 4, 5).toArray());
+        float[] dz = new float[18];
+        for (int v = 0; v < 6; v++) {
+            dz[3 * v + 2] = 1;
+        }
+        int valuesView = b.addBufferView(le().f32(dz).toArray());
+        int t1 = b.accessor(FLOAT, "VEC3", 6).sparse(6, indicesView, 0, UNSIGNED_BYTE, valuesView, 0).index();
+        ObjectNode prim = (ObjectNode) b.root.get("meshes").get(0).get("primitives").get(0);
+        ArrayNode targets = prim.putArray("targets");
+        targets.addObject().put("POSITION", t0).put("NORMAL", t0);
+        targets.addObject().put("POSITION", t1);
+        b.set("meshes", 0, "weights", new float[] {0, 0.5f});
+        b.animation("Morph").track(0, "weights", "LINEAR", new float[] {0, 1}, new float[] {0, 0, 1, 0});
+        return b;
+    }
+
     // ---------------------------------------------------------------------------------------- internals
 
     private ArrayNode array(String name) {

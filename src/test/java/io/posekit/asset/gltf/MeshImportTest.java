@@ -201,17 +201,22 @@ class MeshImportTest {
     }
 
     @Test
-    void morphTargetsWarnOncePerMesh() {
+    void morphTargetsAreDecodedPerPrimitiveAndSharedByInstances() {
         GltfBuilder b = twoVertices();
-        int delta = b.addFloatAccessor(new float[6], "VEC3");
+        int delta = b.addFloatAccessor(new float[] {0, 1, 0, 0, 2, 0}, "VEC3");
         int mesh = b.mesh("m").primitive(attributes("POSITION", 0)).primitive(attributes("POSITION", 0))
                 .morphTarget(0, attributes("POSITION", delta)).morphTarget(1, attributes("POSITION", delta)).index();
         b.node("a").mesh(mesh);
         b.node("b").mesh(mesh);
         ImportScene scene = importGlb(b.toGlb());
-        assertThat(scene.warnings()).containsExactly("mesh 0: morph targets are parsed but not applied yet");
+        assertThat(scene.warnings()).isEmpty();
         assertThat(scene.meshes()).hasSize(2);
         assertThat(scene.meshes().getFirst().primitives()).hasSize(2);
+        Primitive p = scene.meshes().getFirst().primitives().get(1);
+        assertThat(p.morphTargetCount()).isEqualTo(1);
+        assertThat(p.morphTargets().positionDeltas(0)).containsExactly(0, 1, 0, 0, 2, 0);
+        assertThat(p.morphTargets().normalDeltas(0)).isNull();
+        assertThat(scene.meshes().get(1).primitives().get(1)).isSameAs(p);
     }
 
     @Test
