@@ -42,4 +42,6 @@ final class ApiDocs {
     static final String BUSY_REPARSE = "The asset had to be parsed again (evicted from the cache) and no parsing thread"
             + " could do it in time. Retry after Retry-After seconds.";
     static final String RETRY_AFTER = "Seconds to wait before retrying.";
+    static final String GLB_DISPOSITION = "For model/gltf-binary responses: inline, with a file name.";
+    static final String NOT_FOUND_OR_NO_MESHES = "The asset or clip does not exist, or the asset has no meshes.";
 }
