@@ -92,6 +92,22 @@ class MaterialImportTest {
     }
 
     @Test
+    void aSharedTextureIsWeighedOnceInTheModelFootprint() {
+        GltfBuilder b = PosedFixtures.texturedStrip();
+        byte[] big = new byte[1 << 20];
+        System.arraycopy(PosedFixtures.png(), 0, big, 0, 8); // a PNG signature is all the importer looks at
+        int view = b.addBufferView(big);
+        ((ObjectNode) b.json().get("images").get(0)).put("bufferView", view);
+        ((ObjectNode) b.json().get("meshes").get(0).get("primitives").get(1)).put("material", 0);
+        io.posekit.asset.Model model = io.posekit.asset.AssetImporters.all(io.posekit.asset.ImportLimits.DEFAULT)
+                .importUpload(java.util.List.of(new SourceFile("a.glb", b.toGlb()))).model();
+        java.util.List<Primitive> prims = model.meshes().getFirst().primitives();
+        assertThat(prims.get(0).material()).isSameAs(prims.get(1).material());
+        assertThat(prims.get(0).material().baseColorTexture().bytes()).hasSize(1 << 20);
+        assertThat(model.footprintBytes()).isBetween(1L << 20, (1L << 20) + (1L << 18));
+    }
+
+    @Test
     void nonFiniteTexcoordsAreDroppedWithAWarning() {
         GltfBuilder b = GltfBuilder.skinnedTwoBoneStrip();
         int uv = b.addFloatAccessor(new float[] {0, 0, 1, 0, 0, Float.NaN, 1, 1, 0, 2, 1, 2}, "VEC2");
