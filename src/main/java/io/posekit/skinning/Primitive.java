@@ -15,6 +15,8 @@ import java.util.List;
  *       {@code 4s..4s+3} come from influence set {@code s} (glTF {@code JOINTS_s}/{@code WEIGHTS_s}).
  *       {@code joints} are indices into the skin's joint list, {@code weights} the decoded weights exactly
  *       as stored (not renormalised; skinning normalises per vertex). Unused slots have weight 0.</li>
+ *   <li>{@code texcoords}: {@code TEXCOORD_0}, 2 floats per vertex in glTF's convention, or {@code null}; and the
+ *       {@link Material} the source assigns, or {@code null}. Neither takes part in posing.</li>
  * </ul>
  *
  * <p>Immutable; the arrays returned are shared storage that callers must not modify.
