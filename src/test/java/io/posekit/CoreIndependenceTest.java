@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class CoreIndependenceTest {
 
-    private static final List<String> CORE = List.of("asset", "rig", "clip", "sampling", "skinning", "math");
+    private static final List<String> CORE = List.of("asset", "rig", "clip", "sampling", "skinning", "math", "export");
     private static final List<String> FORBIDDEN = List.of("org/springframework/", "jakarta/servlet/",
             "io/posekit/api/", "io/posekit/store/", "io/posekit/config/");
 

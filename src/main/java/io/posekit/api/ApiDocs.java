@@ -39,6 +39,8 @@ final class ApiDocs {
             + " mirroring, which they cannot represent; the detail names the skin, joint (and frame).";
     static final String CLIPS_INVALID = "The file is not valid for its format, has no clips, or none of its clips"
             + " animates a node named like one of the asset's.";
+    static final String NOT_WRITABLE = "The pose has non-finite vertices (a degenerate animation) or the GLB would exceed"
+            + " the format's limits; the detail says which.";
     static final String LOOP = "How time maps into the clip: clamp holds the first/last key; repeat wraps (t = k·d → 0);"
             + " pingpong plays forward then backward.";
     static final String SKIN = "Skin index (see the summary's skins).";
@@ -59,4 +61,6 @@ final class ApiDocs {
     static final String BUSY_REPARSE = "The asset had to be parsed again (evicted from the cache) and no parsing thread"
             + " could do it in time. Retry after Retry-After seconds.";
     static final String RETRY_AFTER = "Seconds to wait before retrying.";
+    static final String GLB_DISPOSITION = "For model/gltf-binary responses: inline, with a file name.";
+    static final String NOT_FOUND_OR_NO_MESHES = "The asset or clip does not exist, or the asset has no meshes.";
 }

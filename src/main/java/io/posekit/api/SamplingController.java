@@ -301,18 +301,22 @@ class SamplingController {
     }
 
     @GetMapping(path = "/meshes/{mesh}/skinned",
-            produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_OCTET_STREAM_VALUE})
+            produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_OCTET_STREAM_VALUE, Negotiation.GLTF_BINARY})
     @Operation(operationId = "getSkinnedMesh", summary = "Skinned vertices of a mesh instance",
             description = "Vertices in model space, same order as the bind-shape geometry. With Accept:"
                     + " application/octet-stream: raw little-endian float32, per primitive its positions, normals, tangents"
-                    + " (as requested and present), described by the Posekit-Layout header.",
+                    + " (as requested and present), described by the Posekit-Layout header. With Accept: model/gltf-binary:"
+                    + " the posed instance as a static glTF 2.0 binary.",
             responses = {
                 @ApiResponse(responseCode = "200", description = "The skinned vertices.",
-                        headers = @Header(name = LAYOUT_HEADER, description = "For binary responses, per primitive (;-separated)"
+                        headers = {@Header(name = LAYOUT_HEADER, description = "For binary responses, per primitive (;-separated)"
                                 + " the attribute blocks in order, e.g. position:1728x3,normal:1728x3.", schema = @Schema(type = "string")),
+                            @Header(name = HttpHeaders.CONTENT_DISPOSITION, description = ApiDocs.GLB_DISPOSITION,
+                                    schema = @Schema(type = "string"))},
                         content = {
                             @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = MeshResponses.Skinned.class)),
-                            @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM_VALUE, schema = @Schema(type = "string", format = "binary"))}),
+                            @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM_VALUE, schema = @Schema(type = "string", format = "binary")),
+                            @Content(mediaType = Negotiation.GLTF_BINARY, schema = @Schema(type = "string", format = "binary"))}),
                 @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
@@ -384,6 +388,9 @@ class SamplingController {
         int meshIndex = index(meshParam, model.meshes().size(), "mesh");
         Set<VertexAttribute> wanted = attributes(attributes);
         Sampling s = sampling.apply(model);
+        if (Negotiation.wantsGltfBinary(accept)) {
+            return PosedGlb.response(id, model, s, "mesh-" + meshIndex + ".glb", meshIndex);
+        }
         MeshInstance mesh = model.meshes().get(meshIndex);
         Pose pose = s.evaluate(model);
         float[] skinning = mesh.skinned()

@@ -51,7 +51,7 @@ public record Model(AssetFormat format, Rig rig, List<Skin> skins, List<MeshInst
         return Optional.empty();
     }
 
-    /** Approximate heap footprint in bytes (shared primitives counted once), for cache weighing. */
+    /** Approximate heap footprint in bytes (shared primitives and materials counted once), for cache weighing. */
     public long footprintBytes() {
         long bytes = 256 + rig.footprintBytes();
         for (Skin s : skins) {
@@ -63,6 +63,9 @@ public record Model(AssetFormat format, Rig rig, List<Skin> skins, List<MeshInst
             for (var p : m.primitives()) {
                 if (seen.add(p)) {
                     bytes += p.footprintBytes();
+                }
+                if (p.material() != null && seen.add(p.material())) {
+                    bytes += p.material().footprintBytes();
                 }
             }
         }

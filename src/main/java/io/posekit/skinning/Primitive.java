@@ -17,6 +17,8 @@ import java.util.List;
  *       as stored (not renormalised; skinning normalises per vertex). Unused slots have weight 0.</li>
  *   <li>{@code morphTargets}: position/normal displacements applied before skinning ({@link MorphTargets}), or
  *       {@code null}; attached with {@link #withMorphTargets}.</li>
+ *   <li>{@code texcoords}: {@code TEXCOORD_0}, 2 floats per vertex in glTF's convention, or {@code null}; and the
+ *       {@link Material} the source assigns, or {@code null}. Neither takes part in posing.</li>
  * </ul>
  *
  * <p>Immutable; the arrays returned are shared storage that callers must not modify.
@@ -34,6 +36,8 @@ public final class Primitive {
     private final int[] joints;
     private final float[] weights;
     private final MorphTargets morphTargets;
+    private final float[] texcoords;
+    private final Material material;
 
     /**
      * @param mode topology
@@ -50,6 +54,20 @@ public final class Primitive {
      */
     public Primitive(PrimitiveMode mode, List<String> attributes, float[] positions, float[] normals,
             float[] tangents, int[] indices, int influencesPerVertex, int[] joints, float[] weights) {
+        this(mode, attributes, positions, normals, tangents, indices, influencesPerVertex, joints, weights, null, null);
+    }
+
+    /**
+     * A primitive with texture coordinates and a material as well.
+     *
+     * @param texcoords {@code TEXCOORD_0}, 2 floats per vertex in glTF's convention (u to the right, v down from
+     *     the image's top-left corner), or {@code null}
+     * @param material the surface, or {@code null} when the source assigns none
+     * @see #Primitive(PrimitiveMode, List, float[], float[], float[], int[], int, int[], float[])
+     */
+    public Primitive(PrimitiveMode mode, List<String> attributes, float[] positions, float[] normals,
+            float[] tangents, int[] indices, int influencesPerVertex, int[] joints, float[] weights,
+            float[] texcoords, Material material) {
         if (positions.length % 3 != 0) {
             throw new IllegalArgumentException("positions length " + positions.length + " is not a multiple of 3");
         }
@@ -89,6 +107,11 @@ public final class Primitive {
         this.influencesPerVertex = influencesPerVertex;
         this.joints = joints;
         this.weights = weights;
+        if (texcoords != null && texcoords.length != 2 * n) {
+            throw new IllegalArgumentException("texcoords length " + texcoords.length + " != 2 × " + n);
+        }
+        this.texcoords = texcoords;
+        this.material = material;
         this.morphTargets = null;
     }
 
@@ -104,6 +127,8 @@ public final class Primitive {
         this.influencesPerVertex = base.influencesPerVertex;
         this.joints = base.joints;
         this.weights = base.weights;
+        this.texcoords = base.texcoords;
+        this.material = base.material;
         this.morphTargets = morphTargets;
     }
 
@@ -210,11 +235,25 @@ public final class Primitive {
         return max;
     }
 
-    /** Approximate heap footprint in bytes, for cache weighing. */
+    /**
+     * {@code TEXCOORD_0}: 2 floats per vertex in glTF's convention (origin at the image's top-left corner, v
+     * down), or {@code null} (shared storage).
+     */
+    public float[] texcoords() {
+        return texcoords;
+    }
+
+    /** The surface the source assigns, or {@code null} for none (a viewer's default). */
+    public Material material() {
+        return material;
+    }
+
+    /** Approximate heap footprint in bytes, for cache weighing (without the {@link #material()}, often shared). */
     public long footprintBytes() {
         return 96 + 4L * (positions.length + (normals == null ? 0 : normals.length)
                 + (tangents == null ? 0 : tangents.length) + (indices == null ? 0 : indices.length)
                 + joints.length + weights.length) + 48L * attributes.size()
-                + (morphTargets == null ? 0 : morphTargets.footprintBytes());
+                + (morphTargets == null ? 0 : morphTargets.footprintBytes())
+                + (texcoords == null ? 0 : 4L * texcoords.length);
     }
 }

@@ -24,7 +24,8 @@ import java.util.TreeSet;
  * {@code TEXTANGENT}, {@code TEXBINORMAL} (only for the tangents' handedness), {@code COLOR} and anything else, each
  * at its {@code offset}. A vertex is a distinct tuple of all inputs' indices; vertices are numbered in order of
  * first appearance in the triangulated corners, so the output is stable. Every index is checked against its
- * source.
+ * source. The lowest {@code TEXCOORD} set is carried as {@code TEXCOORD_0} (v = 1 − t) and the element's
+ * {@code material} symbol as a {@link ColladaMaterials material}.
  */
 final class GeometryDecoder {
 
@@ -34,12 +35,14 @@ final class GeometryDecoder {
     private final ImportWarnings warnings;
     private final Map<XmlElement, List<MeshPart>> parts = new IdentityHashMap<>();
     private final Map<XmlElement, List<Primitive>> rigid = new IdentityHashMap<>();
+    private final ColladaMaterials materials;
 
     GeometryDecoder(ColladaDocument doc, Sources sources, DecodeBudget budget, ImportWarnings warnings) {
         this.doc = doc;
         this.sources = sources;
         this.budget = budget;
         this.warnings = warnings;
+        this.materials = new ColladaMaterials(doc, warnings);
     }
 
     /** The rigid primitives of {@code geometry} (no influences), decoded on first request. */
@@ -60,7 +63,7 @@ final class GeometryDecoder {
     static Primitive primitive(MeshPart part, List<String> attributes, int k, int[] joints, float[] weights) {
         try {
             return new Primitive(PrimitiveMode.TRIANGLES, attributes, part.positions(), part.normals(),
-                    part.tangents(), part.indices(), k, joints, weights);
+                    part.tangents(), part.indices(), k, joints, weights, part.texcoords(), part.material());
         } catch (IllegalArgumentException e) {
             throw ImportException.invalid(part.where() + ": " + e.getMessage());
         }
@@ -137,7 +140,7 @@ final class GeometryDecoder {
         if (position == null) {
             throw ImportException.invalid(where + " has no POSITION input (through VERTEX)");
         }
-        return deindex(inputs, position, p, stride, triangles, where);
+        return deindex(inputs, position, p, stride, triangles, where, materials.forSymbol(prim.attr("material"), where));
     }
 
     private List<Input> inputs(XmlElement prim, String where) {
@@ -332,7 +335,8 @@ final class GeometryDecoder {
         return best;
     }
 
-    private MeshPart deindex(List<Input> inputs, Input position, int[] p, int stride, int[] triangles, String where) {
+    private MeshPart deindex(List<Input> inputs, Input position, int[] p, int stride, int[] triangles, String where,
+            io.posekit.skinning.Material material) {
         TreeSet<Integer> usedOffsets = new TreeSet<>();
         for (Input in : inputs) {
             usedOffsets.add(in.offset());
@@ -399,7 +403,15 @@ final class GeometryDecoder {
         if (binormal != null) {
             requireVector(binormal, where);
         }
-        budget.charge(unique, 4 * (4 + (normal == null ? 0 : 3) + (tangent == null ? 0 : 4)), where + " vertices");
+        Input texcoord = lowestSet(inputs, "TEXCOORD");
+        if (texcoord != null && (texcoord.source().kind() != Source.Kind.FLOAT || texcoord.source().components() < 2)) {
+            warnings.add(where + ": TEXCOORD " + texcoord.source().describe() + " is not a float_array source with 2"
+                    + " or more components; the texture coordinates are not carried");
+            texcoord = null;
+        }
+        budget.charge(unique, 4 * (4 + (normal == null ? 0 : 3) + (tangent == null ? 0 : 4)
+                + (texcoord == null ? 0 : 2)), where + " vertices");
+        float[] uv = texcoord == null ? null : new float[2 * unique];
         float[] positions = new float[3 * unique];
         float[] normals = normal == null ? null : new float[3 * unique];
         float[] tangents = tangent == null ? null : new float[4 * unique];
@@ -417,6 +429,12 @@ final class GeometryDecoder {
                 for (int c = 0; c < 3; c++) {
                     normals[3 * v + c] = normal.source().f(ni, c);
                 }
+            }
+            if (uv != null) {
+                // COLLADA's t runs up from the image's bottom edge, glTF's v down from its top
+                int ui = p[base + texcoord.offset()];
+                uv[2 * v] = texcoord.source().f(ui, 0);
+                uv[2 * v + 1] = 1 - texcoord.source().f(ui, 1);
             }
             if (tangent != null) {
                 int ti = p[base + tangent.offset()];
@@ -445,7 +463,7 @@ final class GeometryDecoder {
             }
         }
         return new MeshPart(where, attributeNames(inputs, normal != null, tangent != null), positions, normals,
-                tangents, indices, control);
+                tangents, indices, control, uv, material);
     }
 
     private static boolean sameTuple(int[] p, int a, int b, int[] offsets) {

@@ -14,9 +14,12 @@ import java.util.List;
  * @param tangents 4 floats per vertex (w = handedness), or {@code null}
  * @param indices 3 per triangle
  * @param controlVertices per vertex, the index into the position source
+ * @param texcoords the lowest {@code TEXCOORD} set, 2 floats per vertex in glTF's convention (v = 1 − t), or
+ *     {@code null}
+ * @param material the element's material, or {@code null}
  */
 record MeshPart(String where, List<String> attributes, float[] positions, float[] normals, float[] tangents,
-        int[] indices, int[] controlVertices) {
+        int[] indices, int[] controlVertices, float[] texcoords, io.posekit.skinning.Material material) {
 
     MeshPart {
         attributes = List.copyOf(attributes);

@@ -19,7 +19,8 @@ import java.util.List;
  *       {@code MappingInformationType} {@code ByPolygonVertex}, {@code ByControlPoint} ({@code ByVertice},
  *       {@code ByVertex}), {@code ByPolygon} or {@code AllSame} and {@code ReferenceInformationType} {@code Direct} or
  *       {@code IndexToDirect} ({@code Index}), data in {@code Normals}/{@code UV}, indices in
- *       {@code NormalsIndex}/{@code UVIndex}. Other mappings ({@code ByEdge}) are ignored with a warning.</li>
+ *       {@code NormalsIndex}/{@code UVIndex}. Other mappings ({@code ByEdge}) are ignored with a warning. The UVs are
+ *       carried as {@code TEXCOORD_0} with V flipped to glTF's convention (v = 1 − V).</li>
  *   <li>Every polygon corner becomes the vertex of its (control point, normal, UV) tuple — equal values are one
  *       vertex — in order of first appearance; a vertex remembers its control point, so skin influences reach every
  *       vertex split from it. UVs only decide the split (posekit does not return them).</li>
@@ -49,9 +50,10 @@ final class FbxGeometry {
      * @param indices 3 per triangle
      * @param attributes the attributes read ({@code POSITION}, {@code NORMAL}, {@code TEXCOORD_0})
      * @param controlPointCount the number of control points
+     * @param texcoords the first UV layer, 2 floats per vertex in glTF's convention (v = 1 − V), or {@code null}
      */
     record Mesh(float[] positions, float[] normals, int[] controlPoints, int[] indices, List<String> attributes,
-            int controlPointCount) {
+            int controlPointCount, float[] texcoords) {
 
         int vertexCount() {
             return controlPoints.length;
@@ -225,7 +227,7 @@ final class FbxGeometry {
             }
         }
 
-        budget.charge(unique, 4 * (normals == null ? 4 : 7), where + " vertices");
+        budget.charge(unique, 4 * ((normals == null ? 4 : 7) + (uvs == null ? 0 : 2)), where + " vertices");
         budget.charge(3L * triangles, 4, where + " triangle indices");
         float[] positions = new float[3 * unique];
         float[] outNormals = normals == null ? null : new float[3 * unique];
@@ -270,6 +272,19 @@ final class FbxGeometry {
                 outNormals[3 * v + 2] = (float) nz;
             }
         }
+        float[] texcoords = uvs == null ? null : new float[2 * unique];
+        for (int v = 0; texcoords != null && v < unique; v++) {
+            // the vertex key holds the corner's UV as float bits; FBX's V runs up, glTF's v down
+            float u = Float.intBitsToFloat(keys[6 * v + 4]);
+            float w = 1 - Float.intBitsToFloat(keys[6 * v + 5]);
+            if (!Float.isFinite(u) || !Float.isFinite(w)) {
+                warnings.add(where + ": UV of vertex " + v + " is not finite; the texture coordinates are not carried");
+                texcoords = null;
+                break;
+            }
+            texcoords[2 * v] = u;
+            texcoords[2 * v + 1] = w;
+        }
         int[] indices = new int[3 * triangles];
         int t = 0;
         for (int p = 0; p < polygonCount; p++) {
@@ -287,7 +302,7 @@ final class FbxGeometry {
         if (uvs != null) {
             attributes.add("TEXCOORD_0");
         }
-        return new Mesh(positions, outNormals, vertexPoint, indices, attributes, controlPoints);
+        return new Mesh(positions, outNormals, vertexPoint, indices, attributes, controlPoints, texcoords);
     }
 
     /** The polygon holding {@code corner}: the last one starting at or before it. */

@@ -116,7 +116,7 @@ public final class FbxImporter implements AssetImporter {
                 Primitive primitive = geometric == null ? rigid.get(geometry.id()) : null;
                 if (primitive == null) {
                     primitive = new Primitive(PrimitiveMode.TRIANGLES, mesh.attributes(), mesh.positions(),
-                            mesh.normals(), null, mesh.indices(), 0, new int[0], new float[0]);
+                            mesh.normals(), null, mesh.indices(), 0, new int[0], new float[0], mesh.texcoords(), null);
                     if (geometric == null) {
                         rigid.put(geometry.id(), primitive);
                     }

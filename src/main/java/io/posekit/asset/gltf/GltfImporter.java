@@ -22,9 +22,11 @@ import tools.jackson.databind.JsonNode;
  * <p>What is read: the node hierarchy of the chosen scene (the {@code scene} property, else scene 0, else
  * every root node) with rest transforms; all skins (joints outside the scene pull in their hierarchy); a
  * mesh instance per imported node with a mesh, whose primitives carry mesh-space positions, normals,
- * tangents, indices, joint influences and morph targets (position and normal displacements, with the node's
+ * tangents, indices, joint influences, {@code TEXCOORD_0}, material (factors, and the base colour image when the
+ * upload holds it; see {@link MaterialDecoder}) and morph targets (position and normal displacements, with the node's
  * {@code weights}, else the mesh's, as defaults); and every animation as a clip of translation, rotation, scale
- * and morph-weight tracks (times in seconds). Materials, textures, cameras and lights are not decoded. Units and axes are glTF's: metres, +Y up, right-handed.
+ * and morph-weight tracks (times in seconds). Other textures, cameras and lights are not decoded. Units and axes are
+ * glTF's: metres, +Y up, right-handed.
  *
  * <p>Buffers come only from the GLB BIN chunk, base64 {@code data:} URIs, or files of the same upload; an
  * external or escaping URI is rejected, and the importer never touches the file system or network. Every
@@ -71,15 +73,18 @@ public final class GltfImporter implements AssetImporter {
         List<ImportScene.Node> nodes = graph.importNodes(warnings);
         int[] importIndex = graph.importIndex();
         List<ImportScene.Skin> skinList = skins.decode(accessors, importIndex, warnings);
-        List<ImportScene.MeshInstance> meshes = meshInstances(doc, graph, accessors, budget, skins.skinCount(), warnings);
+        MaterialDecoder materials = new MaterialDecoder(doc, buffers, main, upload, budget, warnings);
+        List<ImportScene.MeshInstance> meshes = meshInstances(doc, graph, accessors, budget, skins.skinCount(), warnings,
+                materials);
         List<ImportScene.Clip> clips = new AnimationDecoder(doc, accessors, warnings).decode(graph);
         return new ImportScene(nodes, skinList, meshes, clips, warnings.list());
     }
 
     /** One instance per imported node with a mesh, in file order; meshes are decoded once and shared. */
     private static List<ImportScene.MeshInstance> meshInstances(GltfDocument doc, SceneGraph graph,
-            AccessorReader accessors, DecodeBudget budget, int skinCount, ImportWarnings warnings) {
-        MeshDecoder meshes = new MeshDecoder(doc, accessors, budget, warnings);
+            AccessorReader accessors, DecodeBudget budget, int skinCount, ImportWarnings warnings,
+            MaterialDecoder materials) {
+        MeshDecoder meshes = new MeshDecoder(doc, accessors, budget, warnings, materials);
         int[] importIndex = graph.importIndex();
         List<ImportScene.MeshInstance> out = new ArrayList<>();
         for (int i = 0; i < graph.nodeCount(); i++) {

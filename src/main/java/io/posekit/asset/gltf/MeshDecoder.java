@@ -22,6 +22,8 @@ import tools.jackson.databind.JsonNode;
  * {@code indices} must be below the vertex count; {@code JOINTS_n}/{@code WEIGHTS_n} must come in pairs
  * numbered contiguously from 0 and are packed into 4 influence slots per set (weights exactly as stored).
  *
+ * <p>{@code TEXCOORD_0} (VEC2) is carried, and the primitive's material when a {@link MaterialDecoder} is given.
+ *
  * <p>Morph targets ({@code targets}) become the primitive's {@link MorphTargets}: per target its {@code POSITION}
  * and {@code NORMAL} displacements (VEC3, float or quantized, sparse allowed), each with exactly as many elements
  * as {@code POSITION}; position deltas must be finite. Normal deltas are kept only when the primitive has normals.
@@ -35,8 +37,16 @@ final class MeshDecoder {
     private final DecodeBudget budget;
     private final ImportWarnings warnings;
     private final List<List<Primitive>> decoded = new ArrayList<>();
+    private final MaterialDecoder materials;
 
     MeshDecoder(GltfDocument doc, AccessorReader accessors, DecodeBudget budget, ImportWarnings warnings) {
+        this(doc, accessors, budget, warnings, null);
+    }
+
+    /** A decoder that also reads {@code TEXCOORD_0} and, through {@code materials} (or not when {@code null}), materials. */
+    MeshDecoder(GltfDocument doc, AccessorReader accessors, DecodeBudget budget, ImportWarnings warnings,
+            MaterialDecoder materials) {
+        this.materials = materials;
         this.doc = doc;
         this.accessors = accessors;
         this.budget = budget;
@@ -247,10 +257,27 @@ final class MeshDecoder {
             }
         }
         try {
-            return new Primitive(mode, names, positions, normals, tangents, indices, k, packedJoints, packedWeights);
+            return new Primitive(mode, names, positions, normals, tangents, indices, k, packedJoints, packedWeights,
+                    texcoords(attributes, names, where), materials == null ? null : materials.forPrimitive(prim, where));
         } catch (IllegalArgumentException e) {
             throw ImportException.invalid(where + ": " + e.getMessage());
         }
+    }
+
+    /** {@code TEXCOORD_0} as floats (2 per vertex), or {@code null} when absent or not finite (with a warning). */
+    private float[] texcoords(JsonNode attributes, List<String> names, String where) {
+        if (!names.contains("TEXCOORD_0")) {
+            return null;
+        }
+        float[] uv = accessors.floats(attribute(attributes, "TEXCOORD_0", where));
+        for (int i = 0; i < uv.length; i++) {
+            if (!Float.isFinite(uv[i])) {
+                warnings.add(where + ": TEXCOORD_0 of vertex " + i / 2 + " is not finite; the texture coordinates"
+                        + " are not carried");
+                return null;
+            }
+        }
+        return uv;
     }
 
     /** The accessor of attribute {@code name}, checked for the attribute's semantic (custom ones unchecked). */

@@ -21,7 +21,8 @@ import java.util.List;
  * BLENDINDEXES and BLENDWEIGHTS (the same number s of components; k = 4·⌈s/4⌉ influence slots per vertex), in
  * any of the nine IQM component formats. Positions, normals and tangents are read as stored (integers
  * unconverted, no normalisation); blend weights of integer formats are normalised (UBYTE / 255, the usual case)
- * and never renormalised to sum 1. TEXCOORD, COLOR and custom arrays are bounds-checked but not decoded. A second
+ * and never renormalised to sum 1. TEXCOORD (its first two components) is carried as TEXCOORD_0; COLOR and custom
+ * arrays are bounds-checked but not decoded. A second
  * array of a type is ignored with a warning.
  *
  * <p>Triangle winding: IQM's front faces are clockwise (Quake convention); each triangle {@code (a, b, c)} is
@@ -186,7 +187,7 @@ final class IqmMeshDecoder {
         Primitive primitive;
         try {
             primitive = new Primitive(PrimitiveMode.TRIANGLES, attributes, positions, normals, tangents, indices, k,
-                    joints, weights);
+                    joints, weights, texcoords(firstVertex, n, where), null);
         } catch (IllegalArgumentException e) {
             throw ImportException.invalid(where + ": " + e.getMessage());
         }
@@ -217,6 +218,27 @@ final class IqmMeshDecoder {
             }
         }
         return out;
+    }
+
+    /**
+     * The TEXCOORD array's first two components (IQM's top-left origin, as glTF), or {@code null} when there is none or
+     * a value is not finite (with a warning: texture coordinates never failed an import).
+     */
+    private float[] texcoords(long firstVertex, int n, String where) {
+        VertexArray array = byType[VertexArray.TEXCOORD];
+        if (array == null || array.size() < 2) {
+            return null;
+        }
+        try {
+            return vectors(array, 2, firstVertex, n, where, false);
+        } catch (ImportException e) {
+            budget.checkTimeNow();
+            if (e.kind() != ImportException.Kind.INVALID) {
+                throw e;
+            }
+            warnings.add(e.getMessage() + "; the texture coordinates are not carried");
+            return null;
+        }
     }
 
     private int[] triangles(long firstVertex, int n, long firstTriangle, int count, String where) {

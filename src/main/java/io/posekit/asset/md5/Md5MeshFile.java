@@ -45,9 +45,10 @@ final class Md5MeshFile {
      * @param weightJoint per weight, its joint
      * @param weightBias per weight, its bias
      * @param weightPosition per weight, the position in its joint's space (3 floats)
+     * @param texcoords per vertex its {@code ( u v )}, 2 floats (top-left origin, as glTF)
      */
     record Mesh(String shader, int[] firstWeight, int[] weightCount, int[] triangles, int[] weightJoint,
-            float[] weightBias, float[] weightPosition) {
+            float[] weightBias, float[] weightPosition, float[] texcoords) {
 
         int vertexCount() {
             return firstWeight.length;
@@ -223,6 +224,7 @@ final class Md5MeshFile {
         int[] weightJoint = null;
         float[] weightBias = null;
         float[] weightPosition = null;
+        float[] texcoords = null;
         int weights = 0;
         while (!lex.isPunct('}')) {
             if (lex.isWord("shader")) {
@@ -231,9 +233,10 @@ final class Md5MeshFile {
             } else if (lex.isWord("numverts")) {
                 lex.advance();
                 int n = count(lex, mesh + " numverts", MIN_VERT, firstWeight == null ? -1 : 0);
-                budget.charge(n, 8, mesh + " vertices");
+                budget.charge(n, 16, mesh + " vertices");
                 firstWeight = new int[n];
                 weightCount = new int[n];
+                texcoords = new float[2 * n];
             } else if (lex.isWord("vert")) {
                 if (firstWeight == null) {
                     throw lex.error(mesh + ": vert before numverts");
@@ -241,8 +244,8 @@ final class Md5MeshFile {
                 lex.advance();
                 entry(lex, mesh, "vert", verts, firstWeight.length, "numverts");
                 lex.expectPunct('(');
-                lex.number(mesh + " vert " + verts + " u");
-                lex.number(mesh + " vert " + verts + " v");
+                texcoords[2 * verts] = lex.number(mesh + " vert " + verts + " u");
+                texcoords[2 * verts + 1] = lex.number(mesh + " vert " + verts + " v");
                 lex.expectPunct(')');
                 firstWeight[verts] = nonNegative(lex, mesh + " vert " + verts + " weight start");
                 String countAt = lex.where();
@@ -307,6 +310,7 @@ final class Md5MeshFile {
         if (firstWeight == null) {
             firstWeight = new int[0];
             weightCount = new int[0];
+            texcoords = new float[0];
         }
         if (triangles == null) {
             triangles = new int[0];
@@ -333,7 +337,7 @@ final class Md5MeshFile {
             }
         }
         return new Mesh(shader == null || shader.isEmpty() ? null : shader, firstWeight, weightCount, triangles,
-                weightJoint, weightBias, weightPosition);
+                weightJoint, weightBias, weightPosition, texcoords);
     }
 
     /** Reads an entry's index, which must be the next one and within the declared count. */

@@ -178,7 +178,7 @@ final class Md5SceneBuilder {
         Primitive primitive;
         try {
             primitive = new Primitive(PrimitiveMode.TRIANGLES, attributes, positions, null, null, indices, k, joints,
-                    weights);
+                    weights, mesh.texcoords(), null);
         } catch (IllegalArgumentException e) {
             throw ImportException.invalid(where + ": " + e.getMessage());
         }

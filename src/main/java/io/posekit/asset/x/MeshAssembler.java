@@ -114,6 +114,30 @@ final class MeshAssembler {
     }
 
     /**
+     * The first MeshTextureCoords per vertex (they share the position index; .x's top-left origin is glTF's), or
+     * {@code null} when there are none or one is not finite (with a warning).
+     */
+    private static float[] texcoords(XDocument.Mesh m, Geometry g, DecodeBudget budget, ImportWarnings warnings) {
+        if (m.texcoords == null) {
+            return null;
+        }
+        int n = g.vertexCount();
+        budget.charge(2L * n, 4, m.where + " texture coordinates");
+        float[] out = new float[2 * n];
+        for (int v = 0; v < n; v++) {
+            int p = g.vertexPosition()[v];
+            out[2 * v] = m.texcoords[2 * p];
+            out[2 * v + 1] = m.texcoords[2 * p + 1];
+            if (!Float.isFinite(out[2 * v]) || !Float.isFinite(out[2 * v + 1])) {
+                warnings.add(m.where + ": texture coordinate " + p + " is not finite; the texture coordinates are not"
+                        + " carried");
+                return null;
+            }
+        }
+        return out;
+    }
+
+    /**
      * Builds the primitive of {@code g}.
      *
      * @param boneJoints for each of the mesh's bones, the skin joint index its influences bind to, or −1 to drop
@@ -168,7 +192,7 @@ final class MeshAssembler {
         }
         try {
             return new Primitive(PrimitiveMode.TRIANGLES, attributes, g.positions(), g.normals(), null, g.indices(), k,
-                    joints, weights);
+                    joints, weights, texcoords(m, g, budget, warnings), null);
         } catch (IllegalArgumentException e) {
             throw ImportException.invalid(m.where + ": " + e.getMessage());
         }

@@ -55,6 +55,8 @@ final class XDocument {
         /** MeshNormals face indices, parallel to {@link #faceIndices}, or {@code null}. */
         int[] normalIndices;
         int textureCoordinateSets;
+        /** The first MeshTextureCoords: 2 per position (u, v; top-left origin, as glTF), or {@code null}. */
+        float[] texcoords;
         final List<Bone> bones = new ArrayList<>();
 
         Mesh(String name, String where, int frame) {

@@ -377,11 +377,22 @@ final class XParser {
                     + " vertices (" + t.location() + ")");
         }
         t.requireData(count, 0, 2, where);
+        float[] uv = null;
+        if (m.textureCoordinateSets == 0) {
+            budget.charge(2 * count, 4, where);
+            uv = new float[(int) (2 * count)];
+        }
         for (long i = 0; i < 2 * count; i++) {
             budget.checkTime();
-            t.readFloat(where);
+            float f = (float) t.readFloat(where);
+            if (uv != null) {
+                uv[(int) i] = f;
+            }
         }
         close(where);
+        if (uv != null) {
+            m.texcoords = uv;
+        }
         m.textureCoordinateSets++;
     }
 

@@ -128,6 +128,8 @@ class FbxGeometryTest {
         assertThat(m.controlPoints()).containsExactly(0, 1, 2, 3, 4, 2);
         assertThat(m.indices()).containsExactly(0, 1, 2, 0, 2, 3, 1, 4, 5);
         assertThat(m.attributes()).containsExactly("POSITION", "TEXCOORD_0");
+        // per vertex its corner's UV, V flipped to glTF's v = 1 − V
+        assertThat(m.texcoords()).containsExactly(0, 1, 0, 1, 1, 0, 0, 1, 0, 1, 0, 1);
     }
 
     @Test

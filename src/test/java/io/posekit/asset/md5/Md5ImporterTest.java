@@ -108,6 +108,7 @@ class Md5ImporterTest {
         assertThat(p.indices()).containsExactly(0, 2, 1);
         assertThat(p.normals()).isNull();
         assertThat(p.attributes()).containsExactly("POSITION", "TEXCOORD_0", "JOINTS_0", "WEIGHTS_0");
+        assertThat(p.texcoords()).containsExactly(0, 0, 1, 0, 0, 1); // ( u v ) as stored: top-left origin, as glTF
         assertThat(scene.skins().getFirst().joints()).containsExactly(1, 2);
     }
 

@@ -62,6 +62,9 @@ class MeshImportTest {
     void attributesNameWhatTheMeshHas() {
         Primitive p = body(importBytes(XTestSupport.twoJointsText()));
         assertThat(p.attributes()).containsExactly("POSITION", "NORMAL", "TEXCOORD_0", "JOINTS_0", "WEIGHTS_0");
+        // the first MeshTextureCoords per vertex through its position index, (u, v) as stored (top-left origin, as glTF)
+        assertThat(p.texcoords()).containsExactly(0, 0, 1, 0, 1, 1, 0, 1, 0.5f, 0.5f, 1, 1, 0, 0, 1, 1, 0.5f, 0.5f,
+                0.25f, 0.75f, 1, 0);
         Primitive rigid = body(importText("Mesh m { 3; 0.0;0.0;0.0;, 1.0;0.0;0.0;, 0.0;1.0;0.0;; 1; 3;0,1,2;; }"));
         assertThat(rigid.attributes()).containsExactly("POSITION");
         assertThat(rigid.normals()).isNull();
