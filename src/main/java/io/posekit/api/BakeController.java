@@ -150,14 +150,17 @@ class BakeController {
                 SkinningMethod.LINEAR);
         SkinningDualQuaternionsJob job = new SkinningDualQuaternionsJob();
         double[] scratch = new double[plan.blend() == null ? 0 : plan.blend().timings().size()];
+        int most = 0;
+        for (int s : skins) {
+            most = Math.max(most, model.skins().get(s).jointCount());
+        }
+        job.outDualQuaternions = new float[8 * most];
+        job.outScales = new float[most];
         for (int f = 0; f < plan.times().length; f++) {
             plan.evaluate(probe, f, scratch);
             for (int k = 0; k < skins.length; k++) {
-                int joints = model.skins().get(skins[k]).jointCount();
                 job.skinningMatrices = probe.skinningMatrices(k);
                 job.usedJoints = all[skins[k]] ? null : used[skins[k]];
-                job.outDualQuaternions = new float[8 * joints];
-                job.outScales = new float[joints];
                 try {
                     job.run();
                 } catch (NonRigidJointException e) {

@@ -208,7 +208,7 @@ final class BakeWriter {
     /** Converts {@code count} skinning matrices into 9 floats each: the dual quaternion, then the uniform scale. */
     private static void dualQuaternions(float[] matrices, int count, Scratch scratch, float[] dst, int o) {
         SkinningDualQuaternionsJob job = scratch.toDualQuaternions;
-        job.skinningMatrices = count * 16 == matrices.length ? matrices : java.util.Arrays.copyOf(matrices, 16 * count);
+        job.skinningMatrices = matrices;
         job.usedJoints = null;
         job.outDualQuaternions = scratch.dualQuaternions;
         job.outScales = scratch.scales;
