@@ -42,6 +42,9 @@ final class ByteMutations {
         "1e-45", "1e-320", "1e-400", "NaN", "nan", "-nan(ind)", "inf", "-inf", "Infinity", "1.#INF", "1.#QNAN",
         "0x10", "1e", "1e+", "--1", "+-1", ".", "-", "1..2", "1,5", "\u00d9\u00a1", "1_000", "0777", "1.0f"};
 
+    /** The most bytes one repeating edit adds: mutants stay far below the upload limit and the fuzzer's heap. */
+    static final int MAX_GROWTH = 4 << 20;
+
     private ByteMutations() {
     }
 
@@ -283,11 +286,14 @@ final class ByteMutations {
         return String.join("\n", lines);
     }
 
-    /** A line repeated many times (a frame, a vertex, a joint), making the counts wrong or the file long. */
+    /**
+     * A line repeated many times (a frame, a vertex, a joint), making the counts wrong or the file long; never by
+     * more than {@link #MAX_GROWTH} bytes (a glTF's JSON is one line, maybe already made huge by another edit).
+     */
     static String repeatLine(String text, SplittableRandom r, List<String> log) {
         List<String> lines = lines(text);
         int i = r.nextInt(lines.size());
-        int times = 2 + r.nextInt(r.nextBoolean() ? 50 : 5000);
+        int times = Math.min(2 + r.nextInt(r.nextBoolean() ? 50 : 5000), Math.max(1, MAX_GROWTH / (lines.get(i).length() + 1)));
         for (int k = 0; k < times; k++) {
             lines.add(i, lines.get(i));
         }

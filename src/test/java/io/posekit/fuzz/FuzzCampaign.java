@@ -168,7 +168,13 @@ final class FuzzCampaign {
             for (int t = 0; t < settings.threads(); t++) {
                 workers.add(() -> {
                     for (int i = next.getAndIncrement(); i < to; i = next.getAndIncrement()) {
-                        Mutant m = Mutants.make(settings.seed(), format, seeds, settings.first() + i);
+                        Mutant m;
+                        try {
+                            m = Mutants.make(settings.seed(), format, seeds, settings.first() + i);
+                        } catch (RuntimeException | OutOfMemoryError e) {
+                            throw new IllegalStateException("making mutant " + format + " #" + (settings.first() + i)
+                                    + " failed", e);
+                        }
                         runOne(m, i, tally);
                     }
                     return null;

@@ -47,6 +47,9 @@ final class Mutants {
     private static final String[] FOREIGN_EXTENSIONS = {".glb", ".gltf", ".dae", ".x", ".iqm", ".bvh", ".md5mesh",
         ".md5anim", ".fbx", ".zip", ".txt"};
 
+    /** Past this size a mutant gets no further edits (growing edits stacked could otherwise reach gigabytes). */
+    static final int MAX_BYTES = 16 << 20;
+
     private Mutants() {
     }
 
@@ -69,6 +72,10 @@ final class Mutants {
         };
         int containerEdits = 0;
         for (int e = 0; e < edits; e++) {
+            if (files.stream().mapToLong(f -> f.bytes().length).sum() > MAX_BYTES) {
+                log.add("no further edits: over " + (MAX_BYTES >> 20) + " MiB");
+                break;
+            }
             int roll = r.nextInt(100);
             if (seed.zipped() && roll < 20) {
                 containerEdits++;
