@@ -91,8 +91,8 @@ public final class AssetImporters {
         } catch (RuntimeException | StackOverflowError e) {
             // importers report every failure they know of precisely; anything else is an importer bug met by
             // this file, and still the client's file that cannot be read, never a server error
-            throw new ImportException(ImportException.Kind.INVALID, "internal error while reading "
-                    + main.baseName() + " (" + e.getClass().getSimpleName() + "); the file could not be imported", e);
+            throw ImportException.importerBug("internal error while reading " + main.baseName() + " ("
+                    + e.getClass().getSimpleName() + "); the file could not be imported", e);
         }
     }
 

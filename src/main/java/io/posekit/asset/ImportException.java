@@ -17,15 +17,22 @@ public class ImportException extends RuntimeException {
     }
 
     private final Kind kind;
+    private final boolean importerBug;
 
     public ImportException(Kind kind, String detail) {
         super(detail);
         this.kind = kind;
+        this.importerBug = false;
     }
 
     public ImportException(Kind kind, String detail, Throwable cause) {
+        this(kind, detail, cause, false);
+    }
+
+    private ImportException(Kind kind, String detail, Throwable cause, boolean importerBug) {
         super(detail, cause);
         this.kind = kind;
+        this.importerBug = importerBug;
     }
 
     /** A file that is not valid: 422. */
@@ -43,7 +50,20 @@ public class ImportException extends RuntimeException {
         return new ImportException(Kind.TOO_LARGE, detail);
     }
 
+    /**
+     * An importer failed with an exception it did not mean to throw ({@code cause}): still the client's file
+     * that cannot be read (422), but a bug of ours that the file met, to be logged and counted as one.
+     */
+    public static ImportException importerBug(String detail, Throwable cause) {
+        return new ImportException(Kind.INVALID, detail, cause, true);
+    }
+
     public Kind kind() {
         return kind;
+    }
+
+    /** Whether this is an importer's unexpected failure ({@link #importerBug}) rather than a problem it reported. */
+    public boolean importerBug() {
+        return importerBug;
     }
 }

@@ -21,7 +21,8 @@ import java.util.Map;
  * Turns an importer's {@link ImportScene} into the runtime {@link Model}: orders nodes parent-first
  * (depth-first, roots and children in file order), remaps every node reference, normalises rest rotations,
  * fills in identity inverse binds, names unnamed clips {@code animation_{index}}, and validates what the
- * importers cannot see on their own (cycles, dangling references, joint indices beyond the skin).
+ * importers cannot see on their own (cycles, dangling references, joint indices beyond the skin) and what every
+ * importer must hold to (finite transforms, inverse binds and vertex attributes).
  *
  * <p>Stateless; {@link #build} fails with {@link ImportException} (invalid) naming the offending element.
  */
@@ -188,6 +189,13 @@ public final class ModelBuilder {
                 throw ImportException.invalid("skin " + si + ": " + joints.length + " joints but "
                         + ibm.length / 16 + " inverse bind matrices");
             }
+            for (int i = 0; i < ibm.length; i++) {
+                // a bind pose an importer inverted (a joint scaled to almost nothing) can overflow to infinity
+                if (!Float.isFinite(ibm[i])) {
+                    throw ImportException.invalid("skin " + si + ": the inverse bind matrix of joint " + i / 16
+                            + " is not finite");
+                }
+            }
             out.add(new Skin(skin.name(), joints, ibm));
         }
         return out;
@@ -224,6 +232,12 @@ public final class ModelBuilder {
                     }
                 }
             }
+            for (int p = 0; p < m.primitives().size(); p++) {
+                Primitive prim = m.primitives().get(p);
+                requireFinite(prim.positions(), 3, what + " primitive " + p + ": the position of vertex ");
+                requireFinite(prim.normals(), 3, what + " primitive " + p + ": the normal of vertex ");
+                requireFinite(prim.tangents(), 4, what + " primitive " + p + ": the tangent of vertex ");
+            }
             if (m.skin() >= 0) {
                 int jointCount = skins.get(m.skin()).jointCount();
                 for (int p = 0; p < m.primitives().size(); p++) {
@@ -245,6 +259,21 @@ public final class ModelBuilder {
         // report instances in rig (parent-first) order, a stable order independent of file layout
         out.sort(java.util.Comparator.comparingInt(MeshInstance::node));
         return out;
+    }
+
+    /**
+     * Fails when a vertex attribute holds NaN or infinity: posing would spread it (a NaN normal stays NaN, and is
+     * answered as the string "NaN" in JSON). Not every importer checks every attribute it decodes; all pass here.
+     */
+    private static void requireFinite(float[] values, int perVertex, String what) {
+        if (values == null) {
+            return;
+        }
+        for (int i = 0; i < values.length; i++) {
+            if (!Float.isFinite(values[i])) {
+                throw ImportException.invalid(what + i / perVertex + " is not finite");
+            }
+        }
     }
 
     private static List<Clip> buildClips(List<ImportScene.Clip> clips, List<ImportScene.Node> nodes, int[] rigIndexOf,

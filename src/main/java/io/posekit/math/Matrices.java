@@ -104,7 +104,9 @@ public final class Matrices {
     /**
      * Writes the 3×3 normal matrix (inverse transpose of the upper-left 3×3 of {@code m}), column-major, at
      * {@code out[o..o+8]}. A singular matrix (a joint scaled to zero) yields the zero matrix, so vertices
-     * bound only to it get a zero normal rather than NaN.
+     * bound only to it get a zero normal rather than NaN. A matrix so nearly singular that its inverse transpose
+     * would overflow a float (a joint scaled to 1e-40) yields that matrix scaled down to a largest element of ±1:
+     * the direction of the normals it transforms is kept, and nothing becomes infinite (or NaN further on).
      */
     public static void normalMatrix(float[] m, int mo, float[] out, int o) {
         double a = m[mo], b = m[mo + 4], c = m[mo + 8];
@@ -115,7 +117,17 @@ public final class Matrices {
         double cd = -(b * i - c * h), ce = a * i - c * g, cf = -(a * h - b * g);
         double cg = b * f - c * e, ch = -(a * f - c * d), ci = a * e - b * d;
         double det = a * ca + b * cb + c * cc;
-        double k = det == 0 || !Double.isFinite(det) ? 0 : 1 / det;
+        double largest = Math.max(Math.max(Math.max(Math.abs(ca), Math.abs(cb)), Math.max(Math.abs(cc), Math.abs(cd))),
+                Math.max(Math.max(Math.abs(ce), Math.abs(cf)), Math.max(Math.max(Math.abs(cg), Math.abs(ch)), Math.abs(ci))));
+        double k;
+        if (det == 0 || !Double.isFinite(det) || !Double.isFinite(largest)) {
+            k = 0;
+        } else if (largest > Float.MAX_VALUE * Math.abs(det)) {
+            // the entries largest / |det| would overflow a float: keep the direction, at a largest entry of ±1
+            k = Math.signum(det) / largest;
+        } else {
+            k = 1 / det;
+        }
         // (M^-1)^T = cofactor(M) / det; store column-major: element (r,c) at 3c+r
         out[o] = (float) (ca * k);
         out[o + 1] = (float) (cd * k);

@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Metrics: {@code posekit.upload.size} (bytes per upload, tagged {@code outcome} created, existing or
  * rejected), {@code posekit.import.duration} (parse time, tagged {@code source} upload or reload,
- * {@code format} and {@code outcome}), and the cache's own ({@code cache.*}, {@code cache=assets}).
+ * {@code format} and {@code outcome}: success, invalid, unsupported, too_large, bug for an importer's
+ * unexpected failure, error), and the cache's own ({@code cache.*}, {@code cache=assets}).
  */
 public final class AssetRepository {
 
@@ -361,9 +362,13 @@ public final class AssetRepository {
             format = imported.model().format().wireName();
             return imported;
         } catch (ImportException e) {
-            outcome = e.kind().name().toLowerCase(java.util.Locale.ROOT);
-            if (e.getCause() != null) {
+            if (e.importerBug()) {
+                // only the safety net's failures: a malformed file the importer reported (with a cause or not) is
+                // the client's business, and one stack trace per bad upload would flood the log
+                outcome = "bug";
                 log.warn("importer failed unexpectedly on {}", files, e.getCause());
+            } else {
+                outcome = e.kind().name().toLowerCase(java.util.Locale.ROOT);
             }
             throw e;
         } catch (RuntimeException | Error e) {

@@ -75,6 +75,7 @@ class AssetImportersTest {
         assertThatThrownBy(() -> importers.importUpload(List.of(file("a.glb"))))
                 .isInstanceOfSatisfying(ImportException.class, e -> {
                     assertThat(e.kind()).isEqualTo(ImportException.Kind.INVALID);
+                    assertThat(e.importerBug()).isTrue();
                     assertThat(e.getCause()).isInstanceOf(ArrayIndexOutOfBoundsException.class);
                 })
                 .hasMessage("internal error while reading a.glb (ArrayIndexOutOfBoundsException); the file could not be imported");

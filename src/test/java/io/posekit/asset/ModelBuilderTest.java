@@ -75,6 +75,35 @@ class ModelBuilderTest {
     }
 
     @Test
+    void rejectsNonFiniteVertexAttributesAndInverseBinds() {
+        // found by the upload fuzzer: a bit flip in a glTF buffer made a normal NaN, and skinned normals were
+        // answered as "NaN"; importers check positions, not every attribute, so the builder checks all of them
+        List<ImportScene.Node> one = List.of(node("a", -1, 0));
+        float[] normals = new float[9];
+        normals[4] = Float.NaN;
+        Primitive nanNormal = new Primitive(PrimitiveMode.TRIANGLES, List.of("POSITION", "NORMAL"), new float[9], normals,
+                null, null, 0, new int[0], new float[0]);
+        assertThatThrownBy(() -> ModelBuilder.build(AssetFormat.GLTF, new ImportScene(one, List.of(),
+                List.of(new ImportScene.MeshInstance("m", 0, -1, 2, List.of(nanNormal))), List.of(), List.of())))
+                .isInstanceOf(ImportException.class)
+                .hasMessage("mesh 2 primitive 0: the normal of vertex 1 is not finite");
+        float[] tangents = new float[12];
+        tangents[11] = Float.NEGATIVE_INFINITY;
+        Primitive infTangent = new Primitive(PrimitiveMode.TRIANGLES, List.of("POSITION", "TANGENT"), new float[9], null,
+                tangents, null, 0, new int[0], new float[0]);
+        assertThatThrownBy(() -> ModelBuilder.build(AssetFormat.GLTF, new ImportScene(one, List.of(),
+                List.of(new ImportScene.MeshInstance("m", 0, -1, 2, List.of(infTangent))), List.of(), List.of())))
+                .hasMessage("mesh 2 primitive 0: the tangent of vertex 2 is not finite");
+        // an inverse bind an importer computed by inverting a joint scaled to almost nothing
+        float[] ibm = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, Float.POSITIVE_INFINITY, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1,
+            0, 0, 0, 0, 1};
+        List<ImportScene.Node> two = List.of(node("a", -1, 0), node("b", 0, 1));
+        assertThatThrownBy(() -> ModelBuilder.build(AssetFormat.IQM, new ImportScene(two,
+                List.of(new ImportScene.Skin("s", new int[] {0, 1}, ibm)), List.of(), List.of(), List.of())))
+                .hasMessage("skin 0: the inverse bind matrix of joint 1 is not finite");
+    }
+
+    @Test
     void normalisesRestRotationsAndWarns() {
         ImportScene.Node n = new ImportScene.Node("a", -1, 0, null, new float[] {0, 0, 2, 0}, null);
         Model model = ModelBuilder.build(AssetFormat.GLTF, new ImportScene(List.of(n), List.of(), List.of(), List.of(), List.of()));

@@ -58,6 +58,25 @@ class MatricesTest {
     }
 
     @Test
+    void normalMatrixOfANearlySingularMatrixKeepsTheDirectionInsteadOfOverflowing() {
+        // found by the upload fuzzer: a joint scaled by 1e-42 (an IQM scale of 1.0 whose bits were overwritten)
+        // has an inverse transpose of 1e42, infinite as a float, and skinned normals became NaN (0 × ∞)
+        float tiny = 1e-42f;
+        float[] m = {tiny, 0, 0, 0, 0, tiny, 0, 0, 0, 0, tiny, 0, 0, 0, 0, 1};
+        float[] n = new float[9];
+        Matrices.normalMatrix(m, 0, n, 0);
+        assertThat(n).containsExactly(new float[] {1, 0, 0, 0, 1, 0, 0, 0, 1}, within(0f));
+        // mirrored: the sign of the determinant is kept, so normals still flip with the mirror
+        float[] mirror = {-tiny, 0, 0, 0, 0, tiny, 0, 0, 0, 0, tiny, 0, 0, 0, 0, 1};
+        Matrices.normalMatrix(mirror, 0, n, 0);
+        assertThat(n).containsExactly(new float[] {-1, 0, 0, 0, 1, 0, 0, 0, 1}, within(0f));
+        // just inside the float range the exact inverse transpose is still written
+        float[] small = {1e-19f, 0, 0, 0, 0, 1e-19f, 0, 0, 0, 0, 1e-19f, 0, 0, 0, 0, 1};
+        Matrices.normalMatrix(small, 0, n, 0);
+        assertThat(n[0]).isEqualTo((float) (1 / (double) 1e-19f));
+    }
+
+    @Test
     void invertAndMultiplyRoundTrip() {
         float[] m = {0, 2, 0, 0, -3, 0, 0, 0, 0, 0, 4, 0, 1, 2, 3, 1};
         float[] inv = new float[16];

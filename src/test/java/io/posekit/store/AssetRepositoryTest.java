@@ -2,14 +2,21 @@ package io.posekit.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.posekit.asset.AssetFormat;
+import io.posekit.asset.AssetImporter;
 import io.posekit.asset.AssetImporters;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportLimits;
+import io.posekit.asset.ImportScene;
 import io.posekit.asset.SourceFile;
+import io.posekit.asset.SourceFiles;
 import io.posekit.asset.gltf.GltfBuilder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -94,6 +101,39 @@ class AssetRepositoryTest {
         assertThat(dir.toFile().list()).isEmpty();
         assertThat(meters.get("posekit.upload.size").tag("outcome", "rejected").summary().count()).isEqualTo(1);
         assertThat(meters.get("posekit.import.duration").tags("format", "unknown", "outcome", "invalid").timer().count())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void importerBugsAndReportedProblemsAreCountedApart() {
+        AssetRepository repo = repository(1 << 20);
+        // malformed XML: the COLLADA reader reports it precisely, keeping the XML parser's exception as the cause
+        ImportException malformed = catchThrowableOfType(ImportException.class,
+                () -> repo.add(List.of(new SourceFile("bad.dae", "<COLLADA><asset>".getBytes(StandardCharsets.UTF_8)))));
+        assertThat(malformed.getCause()).isNotNull();
+        assertThat(malformed.importerBug()).isFalse();
+        assertThat(meters.get("posekit.import.duration").tags("format", "unknown", "outcome", "invalid").timer().count())
+                .isEqualTo(1);
+        assertThat(meters.find("posekit.import.duration").tag("outcome", "bug").timer()).isNull();
+
+        ParsingPool pool = new ParsingPool(1, 1, Duration.ofSeconds(60), meters);
+        pools.add(pool);
+        AssetImporter failing = new AssetImporter() {
+            @Override
+            public AssetFormat format() {
+                return AssetFormat.GLTF;
+            }
+
+            @Override
+            public ImportScene read(SourceFile main, SourceFiles upload, ImportLimits limits) {
+                throw new ArrayIndexOutOfBoundsException(7);
+            }
+        };
+        AssetRepository buggy = new AssetRepository(new AssetStore(dir),
+                new AssetImporters(List.of(failing), ImportLimits.DEFAULT), pool, 1 << 20, clock, meters);
+        assertThatThrownBy(() -> buggy.add(List.of(new SourceFile("a.glb", new byte[] {1}))))
+                .isInstanceOfSatisfying(ImportException.class, e -> assertThat(e.importerBug()).isTrue());
+        assertThat(meters.get("posekit.import.duration").tags("format", "unknown", "outcome", "bug").timer().count())
                 .isEqualTo(1);
     }
 

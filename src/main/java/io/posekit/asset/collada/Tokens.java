@@ -77,7 +77,11 @@ final class Tokens {
         return out;
     }
 
-    /** Parses every token of {@code text} as a finite double, requiring exactly {@code expected} of them. */
+    /**
+     * Parses every token of {@code text} as a double within the range of a float (the model keeps floats; a
+     * transform, matrix or attribute beyond it would become infinite there), requiring exactly {@code expected}
+     * of them.
+     */
     static double[] doubles(String text, int expected, String what) {
         int n = count(text);
         if (n != expected) {
@@ -91,6 +95,10 @@ final class Tokens {
             double v = Double.parseDouble(token);
             if (!Double.isFinite(v)) {
                 throw ImportException.invalid(what + " value " + i + " (" + Text.shorten(token) + ") is not finite");
+            }
+            if (!Float.isFinite((float) v)) {
+                throw ImportException.invalid(what + " value " + i + " (" + Text.shorten(token)
+                        + ") is beyond the range of a float");
             }
             out[i] = v;
         }

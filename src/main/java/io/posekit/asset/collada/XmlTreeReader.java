@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.MissingResourceException;
 import javax.xml.XMLConstants;
 import javax.xml.stream.Location;
 import javax.xml.stream.XMLInputFactory;
@@ -76,6 +77,10 @@ final class XmlTreeReader {
             return read(reader);
         } catch (XMLStreamException e) {
             throw malformed(e, bytes);
+        } catch (MissingResourceException e) {
+            // the JDK's parser reports some fatal errors under message keys its bundle lacks (an invalid character in
+            // the internal subset of a DOCTYPE it skips: InvalidCharInDTD), failing to format them instead
+            throw unformatted(e, reader);
         } finally {
             if (reader != null) {
                 try {
@@ -204,6 +209,16 @@ final class XmlTreeReader {
         Location at = e.getLocation();
         String where = at == null ? "" : " at " + position(at);
         return new ImportException(ImportException.Kind.INVALID, "malformed XML" + where + ": " + detail, e);
+    }
+
+    private static ImportException unformatted(MissingResourceException e, XMLStreamReader reader) {
+        String where = reader == null ? "an unknown position" : position(reader.getLocation());
+        if ("InvalidCharInDTD".equals(e.getKey())) {
+            return new ImportException(ImportException.Kind.INVALID, DTD_MESSAGE + " (DOCTYPE with an invalid character at "
+                    + where + ")", e);
+        }
+        return new ImportException(ImportException.Kind.INVALID, "malformed XML at " + where + " (parser error "
+                + e.getKey() + ")", e);
     }
 
     private static String position(Location at) {

@@ -13,12 +13,13 @@ import io.posekit.asset.ModelBuilder;
  * corruption tests, and the check that an import either works (and builds) or fails with a precise
  * ImportException, never another exception that AssetImporters could only report as an internal error.
  */
-final class RobustnessFixture {
+public final class RobustnessFixture {
 
     private RobustnessFixture() {
     }
 
-    static byte[] document() {
+    /** The document: a Z-up, half-metre skinned quad with matrix and Bézier animations gathered in one clip. */
+    public static byte[] document() {
         String skin = "<controller id=\"c\" name=\"Skin\"><skin source=\"#g\">"
                 + "<bind_shape_matrix>1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1</bind_shape_matrix>"
                 + DaeBuilder.names("c-j", "Name_array", "JOINT", "b0", "b1")

@@ -114,6 +114,21 @@ class SceneImportTest {
     }
 
     @Test
+    void transformValuesBeyondTheFloatRangeAreRejected() {
+        // found by the upload fuzzer: an animated node's unanimated parameters became constant curves, and 1e308
+        // as a float is infinite (an internal error, not a precise 422)
+        DaeBuilder animated = new DaeBuilder()
+                .node("<node id=\"n\"><rotate sid=\"r\">0 0 1 0</rotate><scale>1e308 1 1</scale></node>")
+                .animation(DaeBuilder.linear("a", "n/r.ANGLE", new double[] {0, 1}, 1, 0, 90));
+        assertInvalid(() -> importDae(animated), "node 'n': <scale> value 0 (1e308) is beyond the range of a float");
+        assertInvalid(() -> importDae(new DaeBuilder().node("<node id=\"n\"><translate>0 3.5e38 0</translate></node>")),
+                "node 'n': <translate> value 1 (3.5e38) is beyond the range of a float");
+        ImportScene huge = importDae(new DaeBuilder().unit("1e300").node("<node id=\"n\"/>"));
+        assertThat(huge.warnings()).containsExactly("<unit> meter '1e300' is not a positive number; 1 is used");
+        assertThat(huge.nodes().getFirst().scale()).containsExactly(1, 1, 1);
+    }
+
+    @Test
     void syntheticRootConvertsZUpToYUp() {
         ImportScene scene = importDae(new DaeBuilder().upAxis("Z_UP").node("<node id=\"a\"/>"));
         ImportScene.Node root = scene.nodes().getFirst();

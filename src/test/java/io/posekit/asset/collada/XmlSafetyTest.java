@@ -81,6 +81,16 @@ class XmlSafetyTest {
     }
 
     @Test
+    void anInvalidCharacterInTheDoctypeIsReportedAsADtd() {
+        // found by the upload fuzzer: the JDK's parser has no message for this error and threw
+        // MissingResourceException while skipping the internal subset
+        assertThat(failureOf("<?xml version=\"1.0\"?><!DOCTYPE COLLADA [<!ENTITY e \"x\0x\">]><COLLADA/>").getMessage())
+                .isEqualTo(DTD_MESSAGE + " (DOCTYPE with an invalid character at line 1, column 54)");
+        assertThat(failureOf("<!DOCTYPE COLLADA [<!-- \u0001 -->]>\n<COLLADA/>").getMessage())
+                .isEqualTo(DTD_MESSAGE + " (DOCTYPE with an invalid character at line 1, column 25)");
+    }
+
+    @Test
     void entityReferencesWithoutADtdAreRejectedButPredefinedOnesWork() {
         ImportException e = failureOf("<COLLADA version=\"1.4.1\"><asset>&foo;</asset></COLLADA>");
         assertThat(e.getMessage()).startsWith(DTD_MESSAGE + " (entity reference &foo; at line 1");
