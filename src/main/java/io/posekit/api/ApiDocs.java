@@ -36,7 +36,10 @@ final class ApiDocs {
             + " quaternion [real xyzw, dual xyzw] and a uniform scale applied first (binary: 9 floats per joint); 422 when a"
             + " joint is not rigid × uniform scale.";
     static final String NOT_RIGID = "Dual quaternions were asked for and a joint has non-uniform scale, shear or"
-            + " mirroring, which they cannot represent; the detail names the skin, joint (and frame).";
+            + " mirroring, which they cannot represent; the detail names the skin, joint (and frame). Or the pose"
+            + " overflows the float range (a degenerate file).";
+    static final String OUT_OF_RANGE = "The pose at this time overflows the float range (the file's finite transforms"
+            + " multiply beyond it); the detail names the node.";
     static final String CLIPS_INVALID = "The file is not valid for its format, has no clips, or none of its clips"
             + " animates a node named like one of the asset's.";
     static final String NOT_WRITABLE = "The pose has non-finite vertices (a degenerate animation) or the GLB would exceed"

@@ -35,7 +35,8 @@ import tools.jackson.databind.json.JsonMapper;
  * center xyz, radius; NaN when nothing was posed).
  *
  * <p><b>NDJSON</b> ({@code application/x-ndjson}): one JSON object per frame and line: {@code frame}, {@code time},
- * {@code localTime} (one clip) or {@code layerTimes} (a blend: each layer's clip-local time) and the outputs asked for, named as in the request, with the same arrays as the binary blocks.
+ * {@code localTime} (one clip) or {@code layerTimes} (a blend: each layer's clip-local time) and the outputs asked for
+ * (a value a degenerate file overflows to infinity is written as {@code null}), named as in the request, with the same arrays as the binary blocks.
  */
 final class BakeWriter {
 
@@ -284,7 +285,13 @@ final class BakeWriter {
                     floats(g, "min", frame, b.offset(), 3);
                     floats(g, "max", frame, b.offset() + 3, 3);
                     floats(g, "center", frame, b.offset() + 6, 3);
-                    g.writeNumberProperty("radius", frame[b.offset() + 9]);
+                    float radius = frame[b.offset() + 9];
+                    g.writeName("radius");
+                    if (Float.isFinite(radius)) {
+                        g.writeNumber(radius);
+                    } else {
+                        g.writeNull();
+                    }
                     g.writeEndObject();
                 }
                 default -> {
@@ -320,7 +327,12 @@ final class BakeWriter {
         g.writeName(name);
         g.writeStartArray();
         for (int k = offset; k < offset + length; k++) {
-            g.writeNumber(frame[k]);
+            // JSON has no infinities: a value a degenerate file overflowed is null here (the binary form keeps it)
+            if (Float.isFinite(frame[k])) {
+                g.writeNumber(frame[k]);
+            } else {
+                g.writeNull();
+            }
         }
         g.writeEndArray();
     }

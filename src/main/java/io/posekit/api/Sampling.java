@@ -390,12 +390,20 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
         return MorphWeights.evaluate(model.meshes(), clip, localTime == null ? 0 : localTime);
     }
 
-    /** Samples the asset's rig (or blends the layers) and accumulates model matrices. */
+    /**
+     * Samples the asset's rig (or blends the layers) and accumulates model matrices.
+     *
+     * @throws ApiException 422 when the pose overflows the float range (see {@link FiniteValues})
+     */
     Pose evaluate(Model model) {
+        Pose pose;
         if (blend != null) {
             blend.evaluator().evaluate(blend.localTimes());
-            return new Pose(blend.evaluator().local(), blend.evaluator().modelMatrices());
+            pose = new Pose(blend.evaluator().local(), blend.evaluator().modelMatrices());
+        } else {
+            pose = Pose.evaluate(model.rig(), clip, localTime == null ? 0 : localTime);
         }
-        return Pose.evaluate(model.rig(), clip, localTime == null ? 0 : localTime);
+        FiniteValues.check(model, pose);
+        return pose;
     }
 }

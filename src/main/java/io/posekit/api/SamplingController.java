@@ -79,6 +79,8 @@ class SamplingController {
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "422", description = ApiDocs.OUT_OF_RANGE,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
                         headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
                                 schema = @Schema(type = "integer")),
@@ -104,6 +106,8 @@ class SamplingController {
                 @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "422", description = ApiDocs.OUT_OF_RANGE,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
                         headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
@@ -225,6 +229,7 @@ class SamplingController {
             throw ApiException.badRequest("Invalid form", "form '" + form + "' is not one of matrix, dualQuaternion");
         }
         float[] matrices = MeshPoser.skinningMatrices(skin, s.evaluate(model).modelMatrices());
+        FiniteValues.check(matrices, "a skinning matrix of skin " + skinIndex);
         if (dualQuaternion) {
             return dualQuaternions(model, skinIndex, skin, matrices, s, accept);
         }
@@ -404,6 +409,11 @@ class SamplingController {
                     method);
         } catch (NonRigidJointException e) {
             throw ApiException.notRigid(e, model, mesh.skin(), "");
+        }
+        for (int p = 0; p < posed.size(); p++) {
+            FiniteValues.check(posed.get(p).positions(), "a skinned position of primitive " + p);
+            FiniteValues.check(posed.get(p).normals(), "a skinned normal of primitive " + p);
+            FiniteValues.check(posed.get(p).tangents(), "a skinned tangent of primitive " + p);
         }
         if (Negotiation.wantsBinary(accept)) {
             return skinnedBinary(posed);
