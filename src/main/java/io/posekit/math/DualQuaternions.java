@@ -62,6 +62,11 @@ public final class DualQuaternions {
      * {@code rx, ry, rz} is positive, so equal matrices give bit-identical dual quaternions.
      */
     public static void fromRigidMatrix(float[] m, int mo, float[] out, int o) {
+        fromRigidMatrix(m, mo, out, o, new double[4]);
+    }
+
+    /** {@link #fromRigidMatrix(float[], int, float[], int)} with caller-owned scratch ({@code ≥ 4} doubles), allocation-free. */
+    public static void fromRigidMatrix(float[] m, int mo, float[] out, int o, double[] scratch) {
         double c0x = m[mo], c0y = m[mo + 1], c0z = m[mo + 2];
         double c1x = m[mo + 4], c1y = m[mo + 5], c1z = m[mo + 6];
         double c2x = m[mo + 8], c2y = m[mo + 9], c2z = m[mo + 10];
@@ -78,38 +83,12 @@ public final class DualQuaternions {
         double r00 = c0x / l0, r10 = c0y / l0, r20 = c0z / l0;
         double r01 = c1x / l1, r11 = c1y / l1, r21 = c1z / l1;
         double r02 = c2x / l2, r12 = c2y / l2, r22 = c2z / l2;
-        double trace = r00 + r11 + r22;
-        double x;
-        double y;
-        double z;
-        double w;
-        // Shepperd's method: divide by the largest of the four candidates, which is never small
-        if (trace > 0) {
-            double k = 0.5 / Math.sqrt(trace + 1);
-            w = 0.25 / k;
-            x = (r21 - r12) * k;
-            y = (r02 - r20) * k;
-            z = (r10 - r01) * k;
-        } else if (r00 > r11 && r00 > r22) {
-            double k = 2 * Math.sqrt(1 + r00 - r11 - r22);
-            w = (r21 - r12) / k;
-            x = 0.25 * k;
-            y = (r01 + r10) / k;
-            z = (r02 + r20) / k;
-        } else if (r11 > r22) {
-            double k = 2 * Math.sqrt(1 + r11 - r00 - r22);
-            w = (r02 - r20) / k;
-            x = (r01 + r10) / k;
-            y = 0.25 * k;
-            z = (r12 + r21) / k;
-        } else {
-            double k = 2 * Math.sqrt(1 + r22 - r00 - r11);
-            w = (r10 - r01) / k;
-            x = (r02 + r20) / k;
-            y = (r12 + r21) / k;
-            z = 0.25 * k;
-        }
-        double inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+        Quaternions.fromRotationMatrix(r00, r01, r02, r10, r11, r12, r20, r21, r22, scratch);
+        double x = scratch[0];
+        double y = scratch[1];
+        double z = scratch[2];
+        double w = scratch[3];
+        double inv = 1;
         // canonical hemisphere: q and −q are the same rotation, and Shepperd's branches differ in the sign they give
         if (w < 0 || (w == 0 && (x < 0 || (x == 0 && (y < 0 || (y == 0 && z < 0)))))) {
             inv = -inv;

@@ -211,42 +211,12 @@ public final class Matrices {
         double r00 = m[o] / sx, r10 = m[o + 1] / sx, r20 = m[o + 2] / sx;
         double r01 = m[o + 4] / sy, r11 = m[o + 5] / sy, r21 = m[o + 6] / sy;
         double r02 = m[o + 8] / sz, r12 = m[o + 9] / sz, r22 = m[o + 10] / sz;
-        double trace = r00 + r11 + r22;
-        double x;
-        double y;
-        double z;
-        double w;
-        // Shepperd's method: divide by the largest of the four candidates for numerical stability
-        if (trace > 0) {
-            double k = 0.5 / Math.sqrt(trace + 1);
-            w = 0.25 / k;
-            x = (r21 - r12) * k;
-            y = (r02 - r20) * k;
-            z = (r10 - r01) * k;
-        } else if (r00 > r11 && r00 > r22) {
-            double k = 2 * Math.sqrt(1 + r00 - r11 - r22);
-            w = (r21 - r12) / k;
-            x = 0.25 * k;
-            y = (r01 + r10) / k;
-            z = (r02 + r20) / k;
-        } else if (r11 > r22) {
-            double k = 2 * Math.sqrt(1 + r11 - r00 - r22);
-            w = (r02 - r20) / k;
-            x = (r01 + r10) / k;
-            y = 0.25 * k;
-            z = (r12 + r21) / k;
-        } else {
-            double k = 2 * Math.sqrt(1 + r22 - r00 - r11);
-            w = (r10 - r01) / k;
-            x = (r02 + r20) / k;
-            y = (r12 + r21) / k;
-            z = 0.25 * k;
-        }
-        double len = Math.sqrt(x * x + y * y + z * z + w * w);
-        r[ri] = (float) (x / len);
-        r[ri + 1] = (float) (y / len);
-        r[ri + 2] = (float) (z / len);
-        r[ri + 3] = (float) (w / len);
+        double[] q = new double[4];
+        Quaternions.fromRotationMatrix(r00, r01, r02, r10, r11, r12, r20, r21, r22, q);
+        r[ri] = (float) q[0];
+        r[ri + 1] = (float) q[1];
+        r[ri + 2] = (float) q[2];
+        r[ri + 3] = (float) q[3];
     }
 
     /**

@@ -141,4 +141,49 @@ public final class Quaternions {
     public static double angleBetween(float[] a, int ao, float[] b, int bo) {
         return 2 * Math.acos(Math.min(1, Math.abs(dot(a, ao, b, bo))));
     }
+
+    /**
+     * The unit quaternion {@code [x, y, z, w]} of a rotation matrix given by its elements ({@code rij} = row i,
+     * column j; orthonormal with determinant +1), written to {@code out[0..3]} in double. Shepperd's method: it
+     * divides by the largest of the four candidates, which is never small. The sign is whatever the chosen branch
+     * gives ({@code q} and {@code −q} are the same rotation).
+     */
+    public static void fromRotationMatrix(double r00, double r01, double r02, double r10, double r11, double r12,
+            double r20, double r21, double r22, double[] out) {
+        double trace = r00 + r11 + r22;
+        double x;
+        double y;
+        double z;
+        double w;
+        if (trace > 0) {
+            double k = 0.5 / Math.sqrt(trace + 1);
+            w = 0.25 / k;
+            x = (r21 - r12) * k;
+            y = (r02 - r20) * k;
+            z = (r10 - r01) * k;
+        } else if (r00 > r11 && r00 > r22) {
+            double k = 2 * Math.sqrt(1 + r00 - r11 - r22);
+            w = (r21 - r12) / k;
+            x = 0.25 * k;
+            y = (r01 + r10) / k;
+            z = (r02 + r20) / k;
+        } else if (r11 > r22) {
+            double k = 2 * Math.sqrt(1 + r11 - r00 - r22);
+            w = (r02 - r20) / k;
+            x = (r01 + r10) / k;
+            y = 0.25 * k;
+            z = (r12 + r21) / k;
+        } else {
+            double k = 2 * Math.sqrt(1 + r22 - r00 - r11);
+            w = (r10 - r01) / k;
+            x = (r02 + r20) / k;
+            y = (r12 + r21) / k;
+            z = 0.25 * k;
+        }
+        double len = Math.sqrt(x * x + y * y + z * z + w * w);
+        out[0] = x / len;
+        out[1] = y / len;
+        out[2] = z / len;
+        out[3] = w / len;
+    }
 }

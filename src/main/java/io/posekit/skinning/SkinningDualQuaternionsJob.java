@@ -39,7 +39,7 @@ import io.posekit.math.DualQuaternions;
  * scale {@code NaN}, which {@link DualQuaternionSkinningJob} refuses to skin with. {@link #markUsedJoints} fills
  * the mask from the primitives to skin.
  *
- * <p>Stateless apart from its fields and allocation-free (except for the exception).
+ * <p>Allocation-free (except for the exception); not thread-safe (it owns a small scratch).
  */
 public final class SkinningDualQuaternionsJob {
 
@@ -66,6 +66,9 @@ public final class SkinningDualQuaternionsJob {
      * the rigid part; {@code NaN} for an unused, unrepresentable joint. Required.
      */
     public float[] outScales;
+
+    /** Scratch for one rotation quaternion, so {@link #run()} allocates nothing. */
+    private final double[] rotation = new double[4];
 
     /**
      * Whether the matrices and both outputs are set, the outputs hold one entry per joint, the mask (when set)
@@ -130,7 +133,7 @@ public final class SkinningDualQuaternionsJob {
             }
             if (reason == null) {
                 // a zero matrix (lMax == 0) also lands here: fromRigidMatrix keeps its translation with no rotation
-                DualQuaternions.fromRigidMatrix(m, o, dq, DualQuaternions.STRIDE * j);
+                DualQuaternions.fromRigidMatrix(m, o, dq, DualQuaternions.STRIDE * j, rotation);
                 scales[j] = (float) ((l0 + l1 + l2) / 3);
             } else if (used == null || used[j]) {
                 throw new NonRigidJointException(j, reason, det < 0 ? -l0 : l0, l1, l2, shear);
