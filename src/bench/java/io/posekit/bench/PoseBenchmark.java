@@ -21,7 +21,8 @@ import org.openjdk.jmh.annotations.State;
 /**
  * The core pose: sample every track of a clip (30 keys per track, rotation and translation on every joint) at a random
  * time, accumulate model matrices and compute the skinning matrices — what one pose request costs before encoding.
- * Divide the average time by {@code joints} for the cost per joint.
+ * Divide the average time by {@code joints} for the cost per joint. {@link #sample} and {@link #matrices} split the
+ * cost into its two halves.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -57,6 +58,22 @@ public class PoseBenchmark {
         for (int i = 0; i < times.length; i++) {
             times[i] = random.nextDouble();
         }
+    }
+
+    /** Only sampling the tracks (binary search, slerp, lerp) into the local pose. */
+    @Benchmark
+    public float sample() {
+        sampling.time = times[next++ & (times.length - 1)];
+        sampling.run();
+        return sampling.output.rotations()[3];
+    }
+
+    /** Only local→model and the skinning matrices, from the last sampled pose. */
+    @Benchmark
+    public float matrices() {
+        toModel.run();
+        skinning.run();
+        return skinning.output[12];
     }
 
     @Benchmark
