@@ -103,19 +103,12 @@ class AssetController {
     }
 
     @GetMapping("/{id}")
+    @ReadsStoredAsset
     @Operation(operationId = "getAsset", summary = "Describe an asset",
             description = "Nodes, skins, mesh instances, clips and import warnings of an asset.",
             responses = {
                 @ApiResponse(responseCode = "200", description = "The asset's summary.",
-                        content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = AssetSummary.class))),
-                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
-                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
-                                schema = @Schema(type = "integer")),
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
+                        content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = AssetSummary.class)))})
     AssetSummary get(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id) {
         return AssetSummary.of(Assets.require(assets, id));
     }

@@ -56,6 +56,7 @@ class BakeController {
 
     @PostMapping(path = "/bake", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = {NDJSON, MediaType.APPLICATION_OCTET_STREAM_VALUE})
+    @ReadsStoredAsset
     @Operation(operationId = "bake", summary = "Bake many frames",
             description = "Evaluates the clip at every requested time and streams the frames: NDJSON (one frame per line;"
                     + " the default) or, with Accept: application/octet-stream, a self-describing binary layout (magic PKBK,"
@@ -71,15 +72,7 @@ class BakeController {
                             @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM_VALUE, schema = @Schema(type = "string", format = "binary"))}),
                 @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "422", description = ApiDocs.NOT_RIGID,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
-                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
-                                schema = @Schema(type = "integer")),
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
     void bake(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
             @Parameter(hidden = true) @RequestBody JsonNode body,

@@ -15,7 +15,6 @@ import io.posekit.skinning.VertexAttribute;
 import io.posekit.store.AssetRepository;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -25,7 +24,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import org.springdoc.core.annotations.ParameterObject;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -61,6 +59,7 @@ class BoundsController {
     }
 
     @GetMapping(path = "/bounds", produces = MediaType.APPLICATION_JSON_VALUE)
+    @ReadsStoredAsset
     @Operation(operationId = "getBounds", summary = "Bounds of the posed asset",
             description = "Axis-aligned box and bounding sphere (centred on the box) of each mesh instance, of all meshes"
                     + " and of the skeleton's joints, in model space, at the clip and time, or with over=clip the union over"
@@ -70,15 +69,7 @@ class BoundsController {
                         mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ShapeResponses.AssetBounds.class))),
                 @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "422", description = ApiDocs.OUT_OF_RANGE,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
-                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
-                                schema = @Schema(type = "integer")),
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
     ShapeResponses.AssetBounds bounds(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
             @ParameterObject SamplingQuery query,

@@ -78,6 +78,7 @@ class ClipController {
     }
 
     @PostMapping(path = "/clips")
+    @ReadsStoredAsset
     @Operation(operationId = "addClips", summary = "Add clips from another file",
             description = "Uploads an animation file (as for an upload: multipart 'file' parts or a raw body) and binds"
                     + " its clips to this asset's rig by node name. The result is a new asset (the original's files plus"
@@ -100,10 +101,6 @@ class ClipController {
                         headers = @Header(name = "Location", description = "The combined asset's URL.", schema = @Schema(type = "string")),
                         content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ClipsAdded.class))),
                 @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "413", description = ApiDocs.TOO_LARGE,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),

@@ -1,5 +1,14 @@
 package io.posekit.api;
 
+import io.swagger.v3.oas.models.headers.Header;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.IntegerSchema;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.responses.ApiResponses;
+import org.springdoc.core.customizers.OperationCustomizer;
+import org.springframework.http.HttpHeaders;
+
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.info.License;
@@ -39,5 +48,30 @@ class OpenApiDocumentation {
                 problem.getProperties().remove("properties");
             }
         };
+    }
+
+    /**
+     * The problems of every endpoint marked {@link ReadsStoredAsset}, each added only where the endpoint declares no
+     * response of that code itself: 404 (unknown asset), 410 (corrupt in the store), 503 with {@code Retry-After}
+     * (a re-parse found no parsing thread in time).
+     */
+    @Bean
+    OperationCustomizer storedAssetProblems() {
+        return (operation, handler) -> {
+            if (!handler.hasMethodAnnotation(ReadsStoredAsset.class)) {
+                return operation;
+            }
+            ApiResponses responses = operation.getResponses();
+            responses.computeIfAbsent("404", code -> problem(ApiDocs.NOT_FOUND));
+            responses.computeIfAbsent("410", code -> problem(ApiDocs.GONE));
+            responses.computeIfAbsent("503", code -> problem(ApiDocs.BUSY_REPARSE).addHeaderObject(HttpHeaders.RETRY_AFTER,
+                    new Header().description(ApiDocs.RETRY_AFTER).schema(new IntegerSchema())));
+            return operation;
+        };
+    }
+
+    private static ApiResponse problem(String description) {
+        return new ApiResponse().description(description).content(new Content().addMediaType(ApiDocs.PROBLEM_JSON,
+                new MediaType().schema(new Schema<>().$ref("#/components/schemas/ProblemDetail"))));
     }
 }

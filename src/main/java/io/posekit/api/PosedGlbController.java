@@ -40,6 +40,7 @@ class PosedGlbController {
     }
 
     @GetMapping(path = "/posed.glb", produces = Negotiation.GLTF_BINARY)
+    @ReadsStoredAsset
     @Operation(operationId = "getPosedGlb", summary = "The posed asset as glTF binary",
             description = "Every mesh instance posed at the clip and time as a static glTF 2.0 binary: one node and mesh"
                     + " per instance, positions and normals in model space, the source's indices, modes, texture"
@@ -53,13 +54,7 @@ class PosedGlbController {
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND_OR_NO_MESHES,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "422", description = ApiDocs.NOT_WRITABLE,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
-                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
-                                schema = @Schema(type = "integer")),
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
     ResponseEntity<byte[]> posed(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
             @ParameterObject SamplingQuery query) {

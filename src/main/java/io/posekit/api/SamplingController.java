@@ -67,6 +67,7 @@ class SamplingController {
     }
 
     @GetMapping(path = "/pose", produces = MediaType.APPLICATION_JSON_VALUE)
+    @ReadsStoredAsset
     @Operation(operationId = "getPose", summary = "Pose of every node",
             description = "The pose of every node (in summary order) at the clip and time: local TRS or model matrices.",
             responses = {
@@ -75,15 +76,7 @@ class SamplingController {
                         schema = @Schema(oneOf = {PoseResponses.LocalPose.class, PoseResponses.ModelPose.class}))),
                 @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "422", description = ApiDocs.OUT_OF_RANGE,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
-                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
-                                schema = @Schema(type = "integer")),
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
     Object pose(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
             @ParameterObject SamplingQuery query,
@@ -95,6 +88,7 @@ class SamplingController {
     }
 
     @PostMapping(path = "/pose", consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    @ReadsStoredAsset
     @Operation(operationId = "postPose", summary = "Pose of every node",
             description = "As GET, with the clip or blend and the time in a JSON body.",
             responses = {
@@ -103,15 +97,7 @@ class SamplingController {
                         schema = @Schema(oneOf = {PoseResponses.LocalPose.class, PoseResponses.ModelPose.class}))),
                 @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "422", description = ApiDocs.OUT_OF_RANGE,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
-                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
-                                schema = @Schema(type = "integer")),
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
     Object posePost(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
             @RequestBody SamplingBody body,
@@ -151,6 +137,7 @@ class SamplingController {
 
     @GetMapping(path = "/skins/{skin}/matrices",
             produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_OCTET_STREAM_VALUE})
+    @ReadsStoredAsset
     @Operation(operationId = "getSkinMatrices", summary = "Skinning matrices of a skin",
             description = "Matrix k = model(joint k) · inverseBind k, in the skin's joint order. With Accept:"
                     + " application/octet-stream: raw little-endian float32, 16 per joint.",
@@ -163,15 +150,7 @@ class SamplingController {
                             @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM_VALUE, schema = @Schema(type = "string", format = "binary"))}),
                 @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "422", description = ApiDocs.NOT_RIGID,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
-                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
-                                schema = @Schema(type = "integer")),
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
     ResponseEntity<?> skinMatrices(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
             @Parameter(description = ApiDocs.SKIN, example = "0", schema = @Schema(type = "integer", minimum = "0"))
@@ -186,6 +165,7 @@ class SamplingController {
 
     @PostMapping(path = "/skins/{skin}/matrices", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_OCTET_STREAM_VALUE})
+    @ReadsStoredAsset
     @Operation(operationId = "postSkinMatrices", summary = "Skinning matrices of a skin",
             description = "As GET, with the clip or blend and the time in a JSON body.",
             responses = {
@@ -197,15 +177,7 @@ class SamplingController {
                             @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM_VALUE, schema = @Schema(type = "string", format = "binary"))}),
                 @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "422", description = ApiDocs.NOT_RIGID,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
-                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
-                                schema = @Schema(type = "integer")),
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
     ResponseEntity<?> skinMatricesPost(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
             @Parameter(description = ApiDocs.SKIN, example = "0", schema = @Schema(type = "integer", minimum = "0"))
@@ -278,19 +250,12 @@ class SamplingController {
     }
 
     @GetMapping(path = "/meshes/{mesh}", produces = MediaType.APPLICATION_JSON_VALUE)
+    @ReadsStoredAsset
     @Operation(operationId = "getMeshGeometry", summary = "Bind-shape geometry of a mesh instance",
             description = "Positions, normals, tangents, influences and indices of each primitive in mesh space, as stored in the file.",
             responses = {
                 @ApiResponse(responseCode = "200", description = "The geometry.", content = @Content(
-                        mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = MeshResponses.Geometry.class))),
-                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
-                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
-                                schema = @Schema(type = "integer")),
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
+                        mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = MeshResponses.Geometry.class)))})
     MeshResponses.Geometry geometry(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
             @Parameter(description = ApiDocs.MESH, example = "0", schema = @Schema(type = "integer", minimum = "0"))
             @PathVariable("mesh") String meshParam) {
@@ -307,6 +272,7 @@ class SamplingController {
 
     @GetMapping(path = "/meshes/{mesh}/skinned",
             produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_OCTET_STREAM_VALUE, Negotiation.GLTF_BINARY})
+    @ReadsStoredAsset
     @Operation(operationId = "getSkinnedMesh", summary = "Skinned vertices of a mesh instance",
             description = "Vertices in model space, same order as the bind-shape geometry. With Accept:"
                     + " application/octet-stream: raw little-endian float32, per primitive its positions, normals, tangents"
@@ -324,15 +290,7 @@ class SamplingController {
                             @Content(mediaType = Negotiation.GLTF_BINARY, schema = @Schema(type = "string", format = "binary"))}),
                 @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "422", description = ApiDocs.NOT_RIGID,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
-                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
-                                schema = @Schema(type = "integer")),
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
     ResponseEntity<?> skinned(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
             @Parameter(description = ApiDocs.MESH, example = "0", schema = @Schema(type = "integer", minimum = "0"))
@@ -351,6 +309,7 @@ class SamplingController {
 
     @PostMapping(path = "/meshes/{mesh}/skinned", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.APPLICATION_OCTET_STREAM_VALUE})
+    @ReadsStoredAsset
     @Operation(operationId = "postSkinnedMesh", summary = "Skinned vertices of a mesh instance",
             description = "As GET, with the clip or blend and the time in a JSON body.",
             responses = {
@@ -362,15 +321,7 @@ class SamplingController {
                             @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM_VALUE, schema = @Schema(type = "string", format = "binary"))}),
                 @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "422", description = ApiDocs.NOT_RIGID,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
-                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
-                                schema = @Schema(type = "integer")),
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
     ResponseEntity<?> skinnedPost(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
             @Parameter(description = ApiDocs.MESH, example = "0", schema = @Schema(type = "integer", minimum = "0"))

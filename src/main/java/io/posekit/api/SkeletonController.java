@@ -9,7 +9,6 @@ import io.posekit.sampling.Pose;
 import io.posekit.store.AssetRepository;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -17,7 +16,6 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.ArrayList;
 import java.util.List;
 import org.springdoc.core.annotations.ParameterObject;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -42,6 +40,7 @@ class SkeletonController {
     }
 
     @GetMapping(path = "/skeleton", produces = MediaType.APPLICATION_JSON_VALUE)
+    @ReadsStoredAsset
     @Operation(operationId = "getSkeleton", summary = "Skeleton lines",
             description = "Model-space positions of the skin joints (or of every node) and the segment from each to its"
                     + " nearest shown ancestor, at the clip and time.",
@@ -50,15 +49,7 @@ class SkeletonController {
                         mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ShapeResponses.Skeleton.class))),
                 @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "410", description = ApiDocs.GONE,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
                 @ApiResponse(responseCode = "422", description = ApiDocs.OUT_OF_RANGE,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "503", description = ApiDocs.BUSY_REPARSE,
-                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
-                                schema = @Schema(type = "integer")),
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
     ShapeResponses.Skeleton skeleton(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
             @ParameterObject SamplingQuery query,
