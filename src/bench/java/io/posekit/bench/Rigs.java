@@ -48,7 +48,11 @@ final class Rigs {
         return new Skin("skin", nodes, ibm);
     }
 
-    /** One second of animation: every joint has LINEAR rotation and translation tracks of {@code keys} keys. */
+    /**
+     * One second of animation: every joint has LINEAR rotation and translation tracks of {@code keys} evenly spaced
+     * keys. Rotations are a random walk: each key turns the previous one by up to 0.3 rad (17°) about a random axis,
+     * as consecutive keys of real motion do (three.js and the conformance clips step a few degrees per key).
+     */
     static Clip clip(int joints, int keys, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         float[] times = new float[keys];
@@ -59,13 +63,26 @@ final class Rigs {
         for (int j = 0; j < joints; j++) {
             float[] rotations = new float[4 * keys];
             float[] translations = new float[3 * keys];
+            double qx = 0, qy = 0, qz = 0, qw = 1;
             for (int k = 0; k < keys; k++) {
-                double x = random.nextDouble(-1, 1), y = random.nextDouble(-1, 1), z = random.nextDouble(-1, 1), w = random.nextDouble(-1, 1);
+                double ax = random.nextDouble(-1, 1), ay = random.nextDouble(-1, 1), az = random.nextDouble(-1, 1);
+                double half = random.nextDouble(0, 0.15);
+                double s = Math.sin(half) / Math.sqrt(ax * ax + ay * ay + az * az);
+                double rx = ax * s, ry = ay * s, rz = az * s, rw = Math.cos(half);
+                // q = q · r
+                double x = qw * rx + qx * rw + qy * rz - qz * ry;
+                double y = qw * ry - qx * rz + qy * rw + qz * rx;
+                double z = qw * rz + qx * ry - qy * rx + qz * rw;
+                double w = qw * rw - qx * rx - qy * ry - qz * rz;
                 double n = Math.sqrt(x * x + y * y + z * z + w * w);
-                rotations[4 * k] = (float) (x / n);
-                rotations[4 * k + 1] = (float) (y / n);
-                rotations[4 * k + 2] = (float) (z / n);
-                rotations[4 * k + 3] = (float) (w / n);
+                qx = x / n;
+                qy = y / n;
+                qz = z / n;
+                qw = w / n;
+                rotations[4 * k] = (float) qx;
+                rotations[4 * k + 1] = (float) qy;
+                rotations[4 * k + 2] = (float) qz;
+                rotations[4 * k + 3] = (float) qw;
                 translations[3 * k] = (float) random.nextDouble(-0.1, 0.1);
                 translations[3 * k + 1] = 0.1f;
                 translations[3 * k + 2] = (float) random.nextDouble(-0.1, 0.1);

@@ -1,7 +1,9 @@
 package io.posekit.bench;
 
 import io.posekit.skinning.Primitive;
+import io.posekit.skinning.Skinner;
 import io.posekit.skinning.SkinningJob;
+import io.posekit.skinning.SkinningMethod;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -15,7 +17,8 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * Core linear blend skinning of positions and normals on one thread: {@code vertices} vertices with {@code influences}
- * influences each over 64 joints. Vertices per second = vertices / average time.
+ * influences each over 64 joints ({@link #skin}), and the same through {@link Skinner} ({@link #skinner}: both cores for
+ * the large mesh). Vertices per second = vertices / average time.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -29,6 +32,7 @@ public class SkinningBenchmark {
     int influences;
 
     private final SkinningJob job = new SkinningJob();
+    private final Skinner skinner = new Skinner();
 
     @Setup
     public void setUp() {
@@ -55,9 +59,20 @@ public class SkinningBenchmark {
         job.outNormals = new float[3 * vertices];
     }
 
+    /** One {@link SkinningJob} on the benchmark thread. */
     @Benchmark
     public float skin() {
         job.run();
+        return job.outPositions[0];
+    }
+
+    /**
+     * What the service does: {@link Skinner}, which splits primitives of at least {@link Skinner#PARALLEL_VERTICES}
+     * vertices (here the 100 000-vertex ones) over the cores.
+     */
+    @Benchmark
+    public float skinner() {
+        skinner.skin(job.primitive, job.skinningMatrices, SkinningMethod.LINEAR, job.outPositions, job.outNormals, null);
         return job.outPositions[0];
     }
 }

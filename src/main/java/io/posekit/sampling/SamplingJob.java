@@ -101,17 +101,26 @@ public final class SamplingJob {
         float[] rotations = output.rotations();
         float[] scales = output.scales();
         double t = time;
+        // tracks usually share their key times (one glTF input accessor for all channels of an animation, one
+        // frame list per FBX/BVH clip): the key found for the previous track with the same times array is then the
+        // answer, and TrackSampler confirms it with two comparisons instead of searching again
+        float[] previousTimes = null;
+        int previousKey = -1;
         for (int i = 0; i < trackCount; i++) {
             Track track = tracks.get(i);
             int node = track.node();
-            switch (track.property()) {
-                case TRANSLATION -> h[i] = TrackSampler.sample(track, t, h[i], translations, 3 * node);
-                case ROTATION -> h[i] = TrackSampler.sample(track, t, h[i], rotations, 4 * node);
-                case SCALE -> h[i] = TrackSampler.sample(track, t, h[i], scales, 3 * node);
-                case WEIGHTS -> {
-                    // morph weights: MorphWeightsJob
-                }
-            }
+            float[] times = track.times();
+            int hint = times == previousTimes ? previousKey : h[i];
+            int key = switch (track.property()) {
+                case TRANSLATION -> TrackSampler.sample(track, t, hint, translations, 3 * node);
+                case ROTATION -> TrackSampler.sample(track, t, hint, rotations, 4 * node);
+                case SCALE -> TrackSampler.sample(track, t, hint, scales, 3 * node);
+                // morph weights: MorphWeightsJob
+                case WEIGHTS -> hint;
+            };
+            h[i] = key;
+            previousTimes = times;
+            previousKey = key;
         }
         List<NodeTransformTrack> stacks = clip.nodeTransforms();
         for (int i = 0, n = stacks.size(); i < n; i++) {

@@ -125,12 +125,17 @@ public final class TrackSampler {
     }
 
     /**
-     * Index k of the last key with times[k] ≤ t (0 when t &lt; times[0]); binary search; {@code hint} (a
-     * previous result) is checked first so sequential sampling is O(1).
+     * Index k of the last key with times[k] ≤ t (0 when t &lt; times[0]). {@code hint} (a previous result) is
+     * checked first, so sequential sampling is O(1); otherwise the first probe is where t would fall if the keys
+     * were evenly spaced, and only if that misses is the rest found by binary search.
      *
-     * <p>The hint and the key after it are tried before the binary search, so playing forwards (a time in the
-     * same or the next key interval) costs a couple of comparisons. An out-of-range or wrong hint is
-     * harmless. With duplicate key times the last of the duplicates is returned. A NaN time gives 0.
+     * <p>The hint and the key after it are tried first, so playing forwards (a time in the same or the next key
+     * interval) costs a couple of comparisons. Exported clips almost always have evenly spaced keys (a fixed frame
+     * rate), so the interpolated probe lands on the right interval, or the one next to it after float rounding,
+     * and a random time costs O(1) as well; uneven keys fall back to O(log n). The probes only choose where to
+     * look: every answer is checked against the times themselves, so the result is exactly the binary search's.
+     * An out-of-range or wrong hint is harmless. With duplicate key times the last of the duplicates is returned.
+     * A NaN time gives 0.
      *
      * @param times key times in seconds, non-decreasing, at least one
      * @param t time, seconds
@@ -141,24 +146,45 @@ public final class TrackSampler {
         if (!(t >= times[0])) {
             return 0;
         }
-        // invariant of the search below: times[lo] ≤ t and the answer is in [lo, hi]
-        int lo = 0;
-        int hi = last;
-        if (hint >= 0 && hint <= last) {
-            if (times[hint] <= t) {
-                if (hint == last || t < times[hint + 1]) {
-                    return hint;
-                }
-                // times[hint + 1] ≤ t here: try the next interval, the common case when playing forwards
-                int next = hint + 1;
-                if (next == last || t < times[next + 1]) {
-                    return next;
-                }
-                lo = next + 1;  // times[next + 1] ≤ t
-            } else {
-                hi = hint - 1;  // hint ≥ 1 here, because times[0] ≤ t
+        if (t >= times[last]) {
+            return last;
+        }
+        // here times[0] ≤ t < times[last], so last ≥ 1 and the answer is in [0, last − 1];
+        // an interval k holds t when times[k] ≤ t < times[k + 1]
+        if (hint >= 0 && hint < last && times[hint] <= t) {
+            if (t < times[hint + 1]) {
+                return hint;
+            }
+            // the common case when playing forwards; hint + 1 < last because t < times[last]
+            if (t < times[hint + 2]) {
+                return hint + 1;
             }
         }
+        double first = times[0];
+        int guess = (int) ((t - first) / (times[last] - first) * last);
+        // the span is positive (times[0] ≤ t < times[last]) and t − first < span, so guess ∈ [0, last − 1]
+        // before rounding; the clamp keeps a rounded-up quotient in range
+        guess = Math.min(guess, last - 1);
+        int lo;
+        int hi;
+        if (times[guess] <= t) {
+            if (t < times[guess + 1]) {
+                return guess;
+            }
+            if (guess + 1 < last && t < times[guess + 2]) {
+                return guess + 1;
+            }
+            lo = guess + 1;
+            hi = last - 1;
+        } else {
+            if (times[guess - 1] <= t) {
+                // guess ≥ 1 here, because times[0] ≤ t < times[guess]
+                return guess - 1;
+            }
+            lo = 0;
+            hi = guess - 2;
+        }
+        // invariant: times[lo] ≤ t and the answer is in [lo, hi]
         while (lo < hi) {
             int mid = (lo + hi + 1) >>> 1;
             if (times[mid] <= t) {

@@ -2,16 +2,29 @@ package io.posekit.skinning;
 
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 
 /**
  * Skins primitives by either {@link SkinningMethod}, reusing its jobs and scratch buffers: for dual quaternions it
  * converts the skinning matrices first ({@link SkinningDualQuaternionsJob}), checking only the joints the primitive
  * actually uses (so an unused helper bone with non-uniform scale does not fail the mesh). The used joints of each
- * primitive are found once and remembered. Not thread-safe: one per request or bake.
+ * primitive are found once and remembered.
+ *
+ * <p>Linear blend skinning of a large primitive (at least {@link #PARALLEL_VERTICES} vertices) is split into vertex
+ * ranges of at least half that size, one per available processor: the calling thread skins the first and the common
+ * fork-join pool the others, so a big mesh uses every core while small ones (most requests) pay no hand-off.
+ *
+ * <p>Not thread-safe: one per request or bake.
  */
 public final class Skinner {
 
+    /** Vertex count from which a primitive is skinned by several threads. */
+    public static final int PARALLEL_VERTICES = 32_768;
+
     private final SkinningJob linear = new SkinningJob();
+    // jobs of the ranges after the first, for parallel skinning; created when first needed
+    private SkinningJob[] helpers = new SkinningJob[0];
     private final SkinningDualQuaternionsJob toDualQuaternions = new SkinningDualQuaternionsJob();
     private final DualQuaternionSkinningJob dualQuaternion = new DualQuaternionSkinningJob();
     private final Map<Primitive, boolean[]> usedJoints = new IdentityHashMap<>();
@@ -44,7 +57,14 @@ public final class Skinner {
             linear.outPositions = outPositions;
             linear.outNormals = outNormals;
             linear.outTangents = outTangents;
-            linear.run();
+            int ranges = ranges(primitive.vertexCount());
+            if (ranges == 1) {
+                linear.firstVertex = 0;
+                linear.endVertex = -1;
+                linear.run();
+            } else {
+                skinInParallel(primitive.vertexCount(), ranges);
+            }
             return;
         }
         int joints = skinningMatrices.length / 16;
@@ -72,5 +92,58 @@ public final class Skinner {
         dualQuaternion.outNormals = outNormals;
         dualQuaternion.outTangents = outTangents;
         dualQuaternion.run();
+    }
+
+    /** How many ranges to split a primitive of {@code vertices} vertices into: 1 below the parallel threshold. */
+    static int ranges(int vertices) {
+        if (vertices < PARALLEL_VERTICES) {
+            return 1;
+        }
+        int cores = Math.min(Runtime.getRuntime().availableProcessors(), ForkJoinPool.getCommonPoolParallelism() + 1);
+        return Math.max(1, Math.min(cores, vertices / (PARALLEL_VERTICES / 2)));
+    }
+
+    private void skinInParallel(int vertices, int ranges) {
+        if (helpers.length < ranges - 1) {
+            SkinningJob[] grown = java.util.Arrays.copyOf(helpers, ranges - 1);
+            for (int i = helpers.length; i < grown.length; i++) {
+                grown[i] = new SkinningJob();
+            }
+            helpers = grown;
+        }
+        ForkJoinTask<?>[] tasks = new ForkJoinTask<?>[ranges - 1];
+        for (int r = 1; r < ranges; r++) {
+            SkinningJob job = helpers[r - 1];
+            job.primitive = linear.primitive;
+            job.inPositions = linear.inPositions;
+            job.inNormals = linear.inNormals;
+            job.skinningMatrices = linear.skinningMatrices;
+            job.outPositions = linear.outPositions;
+            job.outNormals = linear.outNormals;
+            job.outTangents = linear.outTangents;
+            job.firstVertex = (int) ((long) vertices * r / ranges);
+            job.endVertex = (int) ((long) vertices * (r + 1) / ranges);
+            tasks[r - 1] = ForkJoinTask.adapt(job::run).fork();
+        }
+        linear.firstVertex = 0;
+        linear.endVertex = (int) ((long) vertices / ranges);
+        RuntimeException failure = null;
+        try {
+            linear.run();
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        // every range must have finished before the outputs are used (or reused), even when one failed
+        for (ForkJoinTask<?> task : tasks) {
+            try {
+                task.join();
+            } catch (RuntimeException e) {
+                failure = failure == null ? e : failure;
+            }
+        }
+        linear.endVertex = -1;
+        if (failure != null) {
+            throw failure;
+        }
     }
 }

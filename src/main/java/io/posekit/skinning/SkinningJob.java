@@ -11,8 +11,9 @@ import io.posekit.math.Matrices;
  * <ul>
  *   <li>Weights are normalised to sum 1 ({@code w_i / Σw}); a vertex whose weights sum to 0 (or to a
  *       non-finite value) is bound with weight 1 to the joint in its slot 0, as three.js'
- *       {@code normalizeSkinWeights} does. Slots with weight 0 are skipped, so their joint index is never
- *       read.</li>
+ *       {@code normalizeSkinWeights} does. A slot of weight 0 contributes nothing, whatever joint it names (even one
+ *       without a skinning matrix), as long as the skinning matrices are finite; a non-finite matrix makes every
+ *       vertex that names it non-finite (the service refuses non-finite output).</li>
  *   <li>Position: {@code p' = Σ w_i · S[j_i] · p}.</li>
  *   <li>Normal: {@code n' = normalize(Σ w_i · N[j_i] · n)}, where {@code N[j]} is the inverse transpose of the
  *       upper 3×3 of {@code S[j]} ({@link Matrices#normalMatrix}, computed once per joint per run); a
@@ -20,12 +21,21 @@ import io.posekit.math.Matrices;
  *   <li>Tangent: {@code xyz' = normalize(Σ w_i · upper3×3(S[j_i]) · xyz)}, {@code w} (handedness) copied.</li>
  * </ul>
  * {@code S[j]} is skinning matrix {@code j} (a {@link SkinningMatricesJob} output). Sums and products are
- * done in double and stored as float.
+ * done in double (with fused multiply-adds) and stored as float.
  *
- * <p>Not thread-safe: the job owns a scratch buffer for the normal matrices that grows as needed (the only
- * allocation, and only when a skin with more joints than before is seen); reuse one instance per thread.
+ * <p>Speed: the joints' matrices are widened to double once per run into a compact scratch table (24 doubles per joint,
+ * L1-resident for skins of up to ~100 joints), so the per-vertex loop only converts the vertex's own floats, and it has
+ * no data-dependent branch (zero weights are multiplied, not skipped), which keeps mixed 1–4-influence meshes free of
+ * mispredictions. {@link #firstVertex} and {@link #endVertex} select a range, so disjoint ranges of one primitive can be
+ * skinned by separate jobs on separate threads ({@link Skinner} does that for large primitives).
+ *
+ * <p>Not thread-safe: the job owns its scratch table, which grows as needed (the only allocation, and only when a skin
+ * with more joints than before is seen); reuse one instance per thread.
  */
 public final class SkinningJob {
+
+    // scratch table layout, per joint: S's upper 3×3 column-major (0–8), its translation (9–11), N column-major (12–20)
+    private static final int STRIDE = 24;
 
     /** The primitive to skin; it must carry influences ({@code influencesPerVertex() > 0}). Required. */
     public Primitive primitive;
@@ -54,13 +64,20 @@ public final class SkinningJob {
      */
     public float[] outTangents;
 
-    // normal matrix of each joint, 9 floats column-major; grown as needed
-    private float[] normalMatrices = new float[0];
+    /** First vertex to skin (inclusive); 0 by default. */
+    public int firstVertex;
+    /** Vertex after the last one to skin (exclusive), or −1 (the default) for the primitive's vertex count. */
+    public int endVertex = -1;
+
+    // per joint: S and N in double (see STRIDE); grown as needed
+    private double[] joints = new double[0];
+    private final float[] normalMatrix = new float[9];
 
     /**
      * Whether the inputs are present and consistent: primitive and skinning matrices set, the primitive has
-     * influences, every wanted output is large enough and no output is one of the primitive's own arrays or
-     * another output.
+     * influences, every wanted output is large enough, no output is one of the primitive's own arrays or
+     * another output, and {@code 0 ≤ firstVertex ≤ end ≤ vertexCount} (end = {@link #endVertex}, or the vertex count
+     * when it is −1).
      *
      * <p>Joint indices are per-vertex data and are checked while skinning instead (so validation stays O(1)):
      * {@link #run()} throws when a vertex refers to a joint without a skinning matrix.
@@ -70,11 +87,15 @@ public final class SkinningJob {
         if (p == null || skinningMatrices == null || p.influencesPerVertex() <= 0) {
             return false;
         }
+        int end = endVertex == -1 ? p.vertexCount() : endVertex;
+        if (firstVertex < 0 || firstVertex > end || end > p.vertexCount()) {
+            return false;
+        }
         return SkinningOutputs.valid(p, inPositions, inNormals, outPositions, outNormals, outTangents);
     }
 
     /**
-     * Skins the primitive into the wanted outputs.
+     * Skins the vertices {@code [firstVertex, end)} of the primitive into the wanted outputs (at the same indices).
      *
      * @throws IllegalStateException if {@link #validate()} is false, or if a vertex refers (through a slot of
      *     non-zero weight, or slot 0 of a vertex whose weights sum to 0) to a joint {@code ≥
@@ -88,7 +109,7 @@ public final class SkinningJob {
         final float[] s = skinningMatrices;
         final int jointCount = s.length / 16;
         final int k = prim.influencesPerVertex();
-        final int[] joints = prim.joints();
+        final int[] jointIndices = prim.joints();
         final float[] weights = prim.weights();
         final float[] pos = inPositions != null ? inPositions : prim.positions();
         final float[] nrm = prim.normals() == null ? null : inNormals != null ? inNormals : prim.normals();
@@ -102,18 +123,9 @@ public final class SkinningJob {
         if (!doP && !doN && !doT) {
             return;
         }
-        float[] nm = null;
-        if (doN) {
-            if (normalMatrices.length < 9 * jointCount) {
-                normalMatrices = new float[9 * jointCount];
-            }
-            nm = normalMatrices;
-            for (int j = 0; j < jointCount; j++) {
-                Matrices.normalMatrix(s, 16 * j, nm, 9 * j);
-            }
-        }
-        final int vertexCount = prim.vertexCount();
-        for (int v = 0; v < vertexCount; v++) {
+        final double[] m = prepareJoints(s, jointCount, doN);
+        final int end = endVertex == -1 ? prim.vertexCount() : endVertex;
+        for (int v = firstVertex; v < end; v++) {
             final int base = v * k;
             final int p3 = 3 * v;
             final int p4 = 4 * v;
@@ -122,56 +134,52 @@ public final class SkinningJob {
             final double nx = doN ? nrm[p3] : 0, ny = doN ? nrm[p3 + 1] : 0, nz = doN ? nrm[p3 + 2] : 0;
             final double tx = doT ? tan[p4] : 0, ty = doT ? tan[p4 + 1] : 0, tz = doT ? tan[p4 + 2] : 0;
             // Σ w·(S p), Σ w·(N n), Σ w·(S3 t) with the raw weights: transforming per influence keeps few values
-            // live, and dividing by Σw once at the end keeps the division off the accumulation's critical path
+            // live (no spills), and dividing by Σw once at the end keeps the division off the accumulation's
+            // critical path
             double ax = 0, ay = 0, az = 0, bx = 0, by = 0, bz = 0, cx = 0, cy = 0, cz = 0;
             double sum = 0;
             for (int i = 0; i < k; i++) {
-                final float w = weights[base + i];
-                if (w == 0) {
-                    continue;
-                }
-                sum += w;
-                final int j = joints[base + i];
-                if (j >= jointCount) {
+                final double w = weights[base + i];
+                final int j = jointIndices[base + i];
+                final boolean outside = j >= jointCount;
+                if (outside & w != 0) {
                     throw jointOutOfRange(v, i, j, jointCount);
                 }
-                final int o = 16 * j;
+                sum += w;
+                // a zero-weight slot may name any joint: read joint 0 instead of leaving the table
+                final int o = STRIDE * (outside ? 0 : j);
                 if (doP) {
-                    ax += w * (s[o] * px + s[o + 4] * py + s[o + 8] * pz + s[o + 12]);
-                    ay += w * (s[o + 1] * px + s[o + 5] * py + s[o + 9] * pz + s[o + 13]);
-                    az += w * (s[o + 2] * px + s[o + 6] * py + s[o + 10] * pz + s[o + 14]);
+                    ax = Math.fma(w, Math.fma(m[o], px, Math.fma(m[o + 3], py, Math.fma(m[o + 6], pz, m[o + 9]))), ax);
+                    ay = Math.fma(w, Math.fma(m[o + 1], px, Math.fma(m[o + 4], py, Math.fma(m[o + 7], pz, m[o + 10]))), ay);
+                    az = Math.fma(w, Math.fma(m[o + 2], px, Math.fma(m[o + 5], py, Math.fma(m[o + 8], pz, m[o + 11]))), az);
                 }
                 if (doN) {
-                    final int q = 9 * j;
-                    bx += w * (nm[q] * nx + nm[q + 3] * ny + nm[q + 6] * nz);
-                    by += w * (nm[q + 1] * nx + nm[q + 4] * ny + nm[q + 7] * nz);
-                    bz += w * (nm[q + 2] * nx + nm[q + 5] * ny + nm[q + 8] * nz);
+                    bx = Math.fma(w, Math.fma(m[o + 12], nx, Math.fma(m[o + 15], ny, m[o + 18] * nz)), bx);
+                    by = Math.fma(w, Math.fma(m[o + 13], nx, Math.fma(m[o + 16], ny, m[o + 19] * nz)), by);
+                    bz = Math.fma(w, Math.fma(m[o + 14], nx, Math.fma(m[o + 17], ny, m[o + 20] * nz)), bz);
                 }
                 if (doT) {
-                    cx += w * (s[o] * tx + s[o + 4] * ty + s[o + 8] * tz);
-                    cy += w * (s[o + 1] * tx + s[o + 5] * ty + s[o + 9] * tz);
-                    cz += w * (s[o + 2] * tx + s[o + 6] * ty + s[o + 10] * tz);
+                    cx = Math.fma(w, Math.fma(m[o], tx, Math.fma(m[o + 3], ty, m[o + 6] * tz)), cx);
+                    cy = Math.fma(w, Math.fma(m[o + 1], tx, Math.fma(m[o + 4], ty, m[o + 7] * tz)), cy);
+                    cz = Math.fma(w, Math.fma(m[o + 2], tx, Math.fma(m[o + 5], ty, m[o + 8] * tz)), cz);
                 }
             }
             if (sum == 0 || !Double.isFinite(sum)) {
                 // as three.js normalizeSkinWeights: a vertex without usable weights follows its slot-0 joint
-                final int j = joints[base];
+                final int j = jointIndices[base];
                 if (j >= jointCount) {
                     throw jointOutOfRange(v, 0, j, jointCount);
                 }
-                final int o = 16 * j;
-                final int q = 9 * j;
-                ax = s[o] * px + s[o + 4] * py + s[o + 8] * pz + s[o + 12];
-                ay = s[o + 1] * px + s[o + 5] * py + s[o + 9] * pz + s[o + 13];
-                az = s[o + 2] * px + s[o + 6] * py + s[o + 10] * pz + s[o + 14];
-                if (doN) {
-                    bx = nm[q] * nx + nm[q + 3] * ny + nm[q + 6] * nz;
-                    by = nm[q + 1] * nx + nm[q + 4] * ny + nm[q + 7] * nz;
-                    bz = nm[q + 2] * nx + nm[q + 5] * ny + nm[q + 8] * nz;
-                }
-                cx = s[o] * tx + s[o + 4] * ty + s[o + 8] * tz;
-                cy = s[o + 1] * tx + s[o + 5] * ty + s[o + 9] * tz;
-                cz = s[o + 2] * tx + s[o + 6] * ty + s[o + 10] * tz;
+                final int o = STRIDE * j;
+                ax = m[o] * px + m[o + 3] * py + m[o + 6] * pz + m[o + 9];
+                ay = m[o + 1] * px + m[o + 4] * py + m[o + 7] * pz + m[o + 10];
+                az = m[o + 2] * px + m[o + 5] * py + m[o + 8] * pz + m[o + 11];
+                bx = m[o + 12] * nx + m[o + 15] * ny + m[o + 18] * nz;
+                by = m[o + 13] * nx + m[o + 16] * ny + m[o + 19] * nz;
+                bz = m[o + 14] * nx + m[o + 17] * ny + m[o + 20] * nz;
+                cx = m[o] * tx + m[o + 3] * ty + m[o + 6] * tz;
+                cy = m[o + 1] * tx + m[o + 4] * ty + m[o + 7] * tz;
+                cz = m[o + 2] * tx + m[o + 5] * ty + m[o + 8] * tz;
                 sum = 1;
             }
             if (doP) {
@@ -191,6 +199,34 @@ public final class SkinningJob {
                 outT[p4 + 3] = tan[p4 + 3];
             }
         }
+    }
+
+    /** Fills the scratch table from the skinning matrices (normal matrices only when normals are wanted). */
+    private double[] prepareJoints(float[] s, int jointCount, boolean withNormals) {
+        if (joints.length < STRIDE * jointCount) {
+            joints = new double[STRIDE * jointCount];
+        }
+        double[] m = joints;
+        float[] nm = normalMatrix;
+        for (int j = 0; j < jointCount; j++) {
+            int o = STRIDE * j;
+            int so = 16 * j;
+            for (int c = 0; c < 3; c++) {
+                m[o + 3 * c] = s[so + 4 * c];
+                m[o + 3 * c + 1] = s[so + 4 * c + 1];
+                m[o + 3 * c + 2] = s[so + 4 * c + 2];
+            }
+            m[o + 9] = s[so + 12];
+            m[o + 10] = s[so + 13];
+            m[o + 11] = s[so + 14];
+            if (withNormals) {
+                Matrices.normalMatrix(s, so, nm, 0);
+                for (int e = 0; e < 9; e++) {
+                    m[o + 12 + e] = nm[e];
+                }
+            }
+        }
+        return m;
     }
 
     private static IllegalStateException jointOutOfRange(int vertex, int slot, int joint, int jointCount) {

@@ -117,6 +117,41 @@ class QuaternionsTest {
     }
 
     /**
+     * Over every angle between the keys — from 1e-7 rad, through the 60° where the weights switch from the series
+     * to trigonometry, to 180° — and every t, slerp stays within float rounding of the double reference, and its
+     * result is a unit quaternion.
+     */
+    @Test
+    void matchesTheReferenceOverEveryAngle() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+        for (int round = 0; round < 2000; round++) {
+            float[] a = randomUnit(random);
+            double angle = round < 1000 ? Math.PI * (round + 1) / 1000 : Math.pow(10, random.nextDouble(-7, 0));
+            // b = a rotated by angle about a random axis (quaternion half angle angle/2)
+            float[] axis = randomUnit(random);
+            double len = Math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+            double s = Math.sin(angle / 2) / len;
+            double[] r = {axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)};
+            double[] bd = mul(new double[] {a[0], a[1], a[2], a[3]}, r);
+            float[] b = {(float) bd[0], (float) bd[1], (float) bd[2], (float) bd[3]};
+            double t = random.nextDouble();
+            double[] ref = referenceSlerp(a, b, t);
+            float[] got = slerp(a, b, t);
+            for (int i = 0; i < 4; i++) {
+                assertThat((double) got[i]).as("angle %s t %s component %d", angle, t, i).isCloseTo(ref[i], within(2e-7));
+            }
+            assertThat(Quaternions.length(got, 0)).isCloseTo(1, within(3e-7));
+        }
+    }
+
+    private static float[] randomUnit(java.util.SplittableRandom random) {
+        double x = random.nextDouble(-1, 1), y = random.nextDouble(-1, 1), z = random.nextDouble(-1, 1),
+                w = random.nextDouble(-1, 1);
+        double n = Math.sqrt(x * x + y * y + z * z + w * w);
+        return new float[] {(float) (x / n), (float) (y / n), (float) (z / n), (float) (w / n)};
+    }
+
+    /**
      * Shortest-path slerp by a different formula: {@code a · (a⁻¹ b)^t} through axis–angle, in double.
      */
     private static double[] referenceSlerp(float[] af, float[] bf, double t) {

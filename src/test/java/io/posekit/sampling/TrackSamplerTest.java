@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.posekit.clip.Interpolation;
 import io.posekit.clip.Track;
 import io.posekit.clip.TrackProperty;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class TrackSamplerTest {
@@ -229,5 +230,49 @@ class TrackSamplerTest {
                 assertThat(TrackSampler.findKey(times, t, hint)).as("t %s hint %d", t, hint).isEqualTo(expected);
             }
         }
+    }
+
+    /**
+     * The interpolated first probe and the hints only choose where to look: over evenly spaced, jittered,
+     * clustered and duplicated key times, at random times, key times and times outside the keys, with random
+     * hints, findKey answers what a linear scan does.
+     */
+    @Test
+    void findKeyAgreesWithALinearScanOnAnyKeySpacing() {
+        SplittableRandom random = new SplittableRandom(5);
+        for (int round = 0; round < 400; round++) {
+            int n = 1 + random.nextInt(60);
+            float[] times = new float[n];
+            int kind = round % 4;
+            float t = (float) random.nextDouble(-2, 2);
+            for (int k = 0; k < n; k++) {
+                times[k] = switch (kind) {
+                    case 0 -> t + k / 30f;                                            // a frame rate
+                    case 1 -> t + (k + (float) random.nextDouble(-0.45, 0.45)) / 24f; // jittered
+                    case 2 -> k == 0 ? t : times[k - 1] + (float) Math.pow(random.nextDouble(), 6); // clustered
+                    default -> k == 0 ? t : times[k - 1] + (random.nextInt(3) == 0 ? 0 : 0.1f);     // duplicates
+                };
+                if (k > 0 && times[k] < times[k - 1]) {
+                    times[k] = times[k - 1];
+                }
+            }
+            for (int q = 0; q < 50; q++) {
+                double time = q % 3 == 0 ? times[random.nextInt(n)]
+                        : random.nextDouble(times[0] - 0.5, times[n - 1] + 0.5);
+                int hint = random.nextInt(-1, n + 1);
+                assertThat(TrackSampler.findKey(times, time, hint)).as("round %d time %s hint %d", round, time, hint)
+                        .isEqualTo(linearScan(times, time));
+            }
+        }
+    }
+
+    private static int linearScan(float[] times, double t) {
+        int k = 0;
+        for (int i = 0; i < times.length; i++) {
+            if (times[i] <= t) {
+                k = i;
+            }
+        }
+        return k;
     }
 }

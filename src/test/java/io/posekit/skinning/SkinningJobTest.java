@@ -174,4 +174,28 @@ class SkinningJobTest {
         assertThat(job(rigid, new float[3], null, null).validate()).isFalse();
         assertThatThrownBy(job(rigid, new float[3], null, null)::run).isInstanceOf(IllegalStateException.class);
     }
+
+    /** A vertex range skins only its vertices; ranges outside [0, vertexCount] or reversed are refused. */
+    @Test
+    void vertexRangeSkinsOnlyItsVertices() {
+        Primitive p = primitive(false, false);
+        float[] outP = new float[12];
+        java.util.Arrays.fill(outP, -7);
+        SkinningJob job = job(p, outP, null, null);
+        job.firstVertex = 1;
+        job.endVertex = 3;
+        job.run();
+        float[] expected = EXPECTED_POSITIONS.clone();
+        java.util.Arrays.fill(expected, 0, 3, -7);
+        java.util.Arrays.fill(expected, 9, 12, -7);
+        assertThat(outP).containsExactly(expected, within(1e-6f));
+        job.firstVertex = 3;
+        job.endVertex = 2;
+        assertThat(job.validate()).isFalse();
+        job.firstVertex = 0;
+        job.endVertex = 5;
+        assertThat(job.validate()).isFalse();
+        job.endVertex = -1;
+        assertThat(job.validate()).isTrue();
+    }
 }

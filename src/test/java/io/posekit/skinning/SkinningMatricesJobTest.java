@@ -55,4 +55,41 @@ class SkinningMatricesJobTest {
         assertThat(job(skin(), same, same).validate()).isFalse();
         assertThatThrownBy(job(skin(), MODEL, new float[31])::run).isInstanceOf(IllegalStateException.class);
     }
+
+    /**
+     * Affine pairs take the short product and anything else the general one; both give the general 4×4 product's
+     * values (compared numerically, so +0 and −0 are equal).
+     */
+    @Test
+    void affineAndGeneralMatricesGiveTheGeneralProduct() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(9);
+        int joints = 6;
+        float[] model = new float[16 * joints];
+        float[] ibm = new float[16 * joints];
+        int[] nodes = new int[joints];
+        for (int k = 0; k < joints; k++) {
+            nodes[k] = joints - 1 - k;
+            for (int e = 0; e < 16; e++) {
+                model[16 * k + e] = (float) random.nextDouble(-2, 2);
+                ibm[16 * k + e] = (float) random.nextDouble(-2, 2);
+            }
+            // joints 0–3 affine on both sides; joint 4 a projective inverse bind; joint 5 a projective model matrix
+            if (k != 5) {
+                model[16 * k + 3] = model[16 * k + 7] = model[16 * k + 11] = 0;
+                model[16 * k + 15] = 1;
+            }
+            if (k != 4) {
+                ibm[16 * k + 3] = ibm[16 * k + 7] = ibm[16 * k + 11] = 0;
+                ibm[16 * k + 15] = 1;
+            }
+        }
+        float[] out = new float[16 * joints];
+        job(new Skin("s", nodes, ibm), model, out).run();
+        for (int k = 0; k < joints; k++) {
+            float[] expected = new float[16];
+            io.posekit.math.Matrices.multiply(model, 16 * nodes[k], ibm, 16 * k, expected, 0);
+            assertThat(Arrays.copyOfRange(out, 16 * k, 16 * k + 16)).as("joint %d", k)
+                    .containsExactly(expected, org.assertj.core.api.Assertions.within(0f));
+        }
+    }
 }
