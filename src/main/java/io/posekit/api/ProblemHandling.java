@@ -15,14 +15,11 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
-import org.springframework.web.multipart.MaxUploadSizeExceededException;
-import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
  * Turns every failure into an RFC 9457 {@code application/problem+json} response with a precise detail.
- * Spring MVC's own exceptions (unknown path, wrong method, missing parameter, upload over the multipart
- * limit…) come through {@link ResponseEntityExceptionHandler}; posekit's are mapped here:
+ * Spring MVC's own exceptions (unknown path, wrong method, missing parameter…) come through {@link ResponseEntityExceptionHandler}; posekit's are mapped here:
  * bad parameters 400, unknown things 404, an asset corrupt in the store 410, too large 413, unsupported format
  * 415, invalid (or too slow to parse) file 422, parsing saturated 503 with {@code Retry-After}. Only a genuine
  * server fault or a lack of capacity is a 5xx.
@@ -56,22 +53,6 @@ class ProblemHandling extends ResponseEntityExceptionHandler {
         HttpHeaders headers = new HttpHeaders();
         headers.set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, e.retryAfter().toSeconds())));
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "Server busy", e.getMessage(), e, request, headers);
-    }
-
-    @Override
-    protected ResponseEntity<Object> handleMaxUploadSizeExceededException(MaxUploadSizeExceededException e,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        // the container's own words say which limit was hit (file size, request size or part count)
-        String cause = e.getMostSpecificCause().getMessage();
-        return problem(HttpStatus.CONTENT_TOO_LARGE, "Upload too large", "the upload exceeds a limit"
-                + (cause == null || cause.equals(e.getMessage()) ? "" : ": " + cause), e, request);
-    }
-
-    @ExceptionHandler(MultipartException.class)
-    ResponseEntity<Object> multipart(MultipartException e, WebRequest request) {
-        String detail = e.getMostSpecificCause().getMessage();
-        return problem(HttpStatus.BAD_REQUEST, "Malformed multipart request",
-                detail == null ? "the multipart body could not be read" : detail, e, request);
     }
 
     @ExceptionHandler(UncheckedIOException.class)

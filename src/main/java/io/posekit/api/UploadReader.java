@@ -4,15 +4,12 @@ import io.posekit.asset.SourceFile;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.http.MediaType;
-import org.springframework.web.multipart.MultipartFile;
-import org.springframework.web.multipart.MultipartHttpServletRequest;
 import org.springframework.web.util.UriComponentsBuilder;
 
 /**
@@ -31,6 +28,11 @@ final class UploadReader {
             "application/x-zip-compressed", "asset.zip",
             "model/vnd.collada+xml", "asset.dae");
 
+    /** Room for boundaries and part headers on top of the upload limit. */
+    static final long MULTIPART_OVERHEAD = 1 << 20;
+    /** The most parts a multipart body may have (a .gltf with its .bin and many images). */
+    static final int MAX_PARTS = 1000;
+
     private final long maxBytes;
 
     UploadReader(long maxBytes) {
@@ -38,45 +40,6 @@ final class UploadReader {
     }
 
     List<SourceFile> read(HttpServletRequest request) {
-        if (request instanceof MultipartHttpServletRequest multipart) {
-            return readMultipart(multipart);
-        }
-        return List.of(readRaw(request));
-    }
-
-    private List<SourceFile> readMultipart(MultipartHttpServletRequest request) {
-        List<MultipartFile> parts = request.getFiles("file");
-        if (parts.isEmpty()) {
-            Set<String> names = request.getFileMap().keySet();
-            throw ApiException.badRequest("No file", "the multipart body has no part named 'file'"
-                    + (names.isEmpty() ? "" : " (it has " + String.join(", ", names) + ")"));
-        }
-        List<SourceFile> files = new ArrayList<>(parts.size());
-        Set<String> seen = new HashSet<>();
-        long total = 0;
-        for (MultipartFile part : parts) {
-            total += part.getSize();
-            if (total > maxBytes) {
-                throw ApiException.tooLarge("the uploaded files exceed the upload limit of " + maxBytes + " bytes");
-            }
-            String name = baseName(part.getOriginalFilename());
-            if (name.isEmpty()) {
-                throw ApiException.badRequest("File without a name",
-                        "a part named 'file' has no filename; the file name's extension tells posekit the format");
-            }
-            if (!seen.add(name)) {
-                throw ApiException.badRequest("Duplicate file name", "two uploaded files are named '" + name + "'");
-            }
-            try {
-                files.add(new SourceFile(name, part.getBytes()));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the uploaded part " + name, e);
-            }
-        }
-        return files;
-    }
-
-    private SourceFile readRaw(HttpServletRequest request) {
         String contentType = request.getContentType();
         MediaType type;
         try {
@@ -84,6 +47,47 @@ final class UploadReader {
         } catch (RuntimeException e) {
             throw ApiException.unsupportedMediaType("Content-Type '" + contentType + "' is not a valid media type");
         }
+        if (type != null && type.isCompatibleWith(MediaType.MULTIPART_FORM_DATA)) {
+            return readMultipart(request, contentType);
+        }
+        return List.of(readRaw(request, contentType, type));
+    }
+
+    private List<SourceFile> readMultipart(HttpServletRequest request, String contentType) {
+        String boundary = MultipartBody.boundary(contentType);
+        // the files may use the whole limit; boundaries and part headers come on top of it
+        byte[] body = readBody(request, maxBytes + MULTIPART_OVERHEAD, "the upload limit of " + maxBytes + " bytes plus "
+                + MULTIPART_OVERHEAD + " bytes for multipart boundaries and headers");
+        List<MultipartBody.Part> all = MultipartBody.parse(body, boundary, MAX_PARTS);
+        List<MultipartBody.Part> parts = all.stream().filter(p -> p.name().equals("file")).toList();
+        if (parts.isEmpty()) {
+            Set<String> names = new java.util.TreeSet<>();
+            all.forEach(p -> names.add(p.name()));
+            throw ApiException.badRequest("No file", "the multipart body has no part named 'file'"
+                    + (names.isEmpty() ? "" : " (it has " + String.join(", ", names) + ")"));
+        }
+        List<SourceFile> files = new ArrayList<>(parts.size());
+        Set<String> seen = new HashSet<>();
+        long total = 0;
+        for (MultipartBody.Part part : parts) {
+            total += part.content().length;
+            if (total > maxBytes) {
+                throw ApiException.tooLarge("the uploaded files exceed the upload limit of " + maxBytes + " bytes");
+            }
+            String name = baseName(part.filename());
+            if (name.isEmpty()) {
+                throw ApiException.badRequest("File without a name",
+                        "a part named 'file' has no filename; the file name's extension tells posekit the format");
+            }
+            if (!seen.add(name)) {
+                throw ApiException.badRequest("Duplicate file name", "two uploaded files are named '" + name + "'");
+            }
+            files.add(new SourceFile(name, part.content()));
+        }
+        return files;
+    }
+
+    private SourceFile readRaw(HttpServletRequest request, String contentType, MediaType type) {
         String filename = queryParameter(request, "filename");
         String name;
         if (filename != null && !filename.isBlank()) {
@@ -100,20 +104,30 @@ final class UploadReader {
             throw ApiException.unsupportedMediaType("form-urlencoded bodies cannot carry files;"
                     + " use multipart/form-data with parts named 'file'");
         }
+        byte[] bytes = readBody(request, maxBytes, "the upload limit of " + maxBytes + " bytes");
+        if (bytes.length == 0) {
+            throw ApiException.badRequest("Empty body", "the request body is empty");
+        }
+        return new SourceFile(name, bytes);
+    }
+
+    /**
+     * The whole request body, reading at most {@code limit + 1} bytes.
+     *
+     * @param limitText the limit in words, for the message ({@code the upload limit of … bytes})
+     * @throws ApiException 413 when the body (declared or read) exceeds the limit; 400 when it cannot be read
+     */
+    private static byte[] readBody(HttpServletRequest request, long limit, String limitText) {
         long declared = request.getContentLengthLong();
-        if (declared > maxBytes) {
-            throw ApiException.tooLarge("the body of " + declared + " bytes exceeds the upload limit of " + maxBytes
-                    + " bytes");
+        if (declared > limit) {
+            throw ApiException.tooLarge("the body of " + declared + " bytes exceeds " + limitText);
         }
         try (InputStream in = request.getInputStream()) {
-            byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
-            if (bytes.length > maxBytes) {
-                throw ApiException.tooLarge("the body exceeds the upload limit of " + maxBytes + " bytes");
+            byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
+            if (bytes.length > limit) {
+                throw ApiException.tooLarge("the body exceeds " + limitText);
             }
-            if (bytes.length == 0) {
-                throw ApiException.badRequest("Empty body", "the request body is empty");
-            }
-            return new SourceFile(name, bytes);
+            return bytes;
         } catch (IOException e) {
             throw ApiException.badRequest("Unreadable body", "the request body could not be read: " + e.getMessage());
         }
