@@ -183,18 +183,32 @@ public final class AssetRepository {
             uploadSize("existing").record(size);
             return new Added(existing.get(), false);
         }
+        // the files are written and synced to disk while the parse runs (the two take similar time), and become an
+        // asset only if the parse succeeds; a failed parse leaves nothing behind
+        CompletableFuture<AssetImporters.Imported> parse = parsing.submit(ParsingPool.Kind.UPLOAD,
+                () -> parse(files, "upload"));
+        AssetStore.Staged staged;
+        try {
+            staged = store.stage(id, files);
+        } catch (RuntimeException e) {
+            parse.cancel(true);
+            throw e;
+        }
         AssetImporters.Imported imported;
         try {
-            imported = parsing.await(parsing.submit(ParsingPool.Kind.UPLOAD, () -> parse(files, "upload")));
-        } catch (ImportException e) {
-            uploadSize("rejected").record(size);
+            imported = parsing.await(parse);
+        } catch (RuntimeException | Error e) {
+            store.discard(staged);
+            if (e instanceof ImportException) {
+                uploadSize("rejected").record(size);
+            }
             throw e;
         }
         List<StoredAsset.StoredFile> stored = ContentId.canonicalOrder(files).stream()
                 .map(f -> new StoredAsset.StoredFile(f.name(), f.size())).toList();
         StoredAsset meta = new StoredAsset(id, imported.main().baseName(), imported.model().format().wireName(), size,
                 clock.instant(), stored);
-        StoredAsset saved = store.save(meta, files);
+        StoredAsset saved = store.commit(staged, meta);
         Loaded loaded = new Loaded(saved, imported.model());
         cache.put(id, CompletableFuture.completedFuture(loaded));
         uploadSize(saved == meta ? "created" : "existing").record(size);

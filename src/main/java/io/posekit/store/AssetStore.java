@@ -131,35 +131,89 @@ public final class AssetStore {
     /**
      * Stores {@code files} (any order) under {@code meta.id()} atomically and durably: when it returns, the asset
      * survives a crash. When the id is already stored (a concurrent upload of the same content won), the stored
-     * one is returned unchanged; a corrupt copy is replaced.
+     * one is returned unchanged; a corrupt copy is replaced. The same as {@link #commit commit}({@link #stage
+     * stage(…)}, meta).
      *
      * @throws UncheckedIOException when the asset could not be written, or not made durable (then it is not
      *     indexed, though it may be found on disk at the next start or by saving it again)
      */
     public StoredAsset save(StoredAsset meta, List<SourceFile> files) {
-        synchronized (lock(meta.id())) {
-            StoredAsset existing = index.get(meta.id());
-            if (existing != null && !corrupt.containsKey(meta.id())) {
-                return existing;
-            }
-            if (existing != null || corrupt.containsKey(meta.id())) {
-                removeDamaged(meta.id());
-            }
-            return write(meta, files);
+        return commit(stage(meta.id(), files), meta);
+    }
+
+    /**
+     * Files written and made durable under a temporary name that no reader sees (and that a restart removes), waiting
+     * to be {@linkplain #commit committed} as an asset or {@linkplain #discard discarded}.
+     */
+    public static final class Staged {
+
+        private final String id;
+        private final Path incoming;
+
+        private Staged(String id, Path incoming) {
+            this.id = id;
+            this.incoming = incoming;
         }
     }
 
-    private StoredAsset write(StoredAsset meta, List<SourceFile> files) {
+    /**
+     * The first half of {@link #save}: writes {@code files} (any order), the content {@code id} names, durably to a new
+     * temporary directory. Takes no lock, so it can run while the upload is being parsed; nothing is visible until
+     * {@link #commit}.
+     *
+     * @throws UncheckedIOException when the files could not be written or made durable (nothing is left behind)
+     */
+    public Staged stage(String id, List<SourceFile> files) {
         Path incoming = root.resolve(".incoming-" + UUID.randomUUID());
-        Path target = root.resolve(meta.id());
         try {
             Files.createDirectories(incoming.resolve(FILES));
             List<SourceFile> ordered = ContentId.canonicalOrder(files);
             for (int i = 0; i < ordered.size(); i++) {
                 writeDurably(incoming.resolve(FILES).resolve(Integer.toString(i)), ordered.get(i).bytes());
             }
-            writeDurably(incoming.resolve(MANIFEST), json.writeValueAsBytes(meta));
             directorySync.sync(incoming.resolve(FILES));
+            return new Staged(id, incoming);
+        } catch (IOException e) {
+            deleteQuietly(incoming);
+            throw new UncheckedIOException("cannot store asset " + id, e);
+        }
+    }
+
+    /** Removes staged files that will not be committed (e.g. the upload failed to parse). */
+    public void discard(Staged staged) {
+        deleteQuietly(staged.incoming);
+    }
+
+    /**
+     * The second half of {@link #save}: makes the staged files the asset {@code meta} describes, atomically and
+     * durably; when the id is already stored the staged files are discarded and the stored asset returned, and a
+     * corrupt copy is replaced.
+     *
+     * @throws IllegalArgumentException when the files were staged for another id
+     * @throws UncheckedIOException when the asset could not be written or made durable (the staged files are removed)
+     */
+    public StoredAsset commit(Staged staged, StoredAsset meta) {
+        if (!staged.id.equals(meta.id())) {
+            discard(staged);
+            throw new IllegalArgumentException("files staged for " + staged.id + " cannot be stored as " + meta.id());
+        }
+        synchronized (lock(meta.id())) {
+            StoredAsset existing = index.get(meta.id());
+            if (existing != null && !corrupt.containsKey(meta.id())) {
+                discard(staged);
+                return existing;
+            }
+            if (existing != null || corrupt.containsKey(meta.id())) {
+                removeDamaged(meta.id());
+            }
+            return write(meta, staged.incoming);
+        }
+    }
+
+    private StoredAsset write(StoredAsset meta, Path incoming) {
+        Path target = root.resolve(meta.id());
+        try {
+            writeDurably(incoming.resolve(MANIFEST), json.writeValueAsBytes(meta));
             directorySync.sync(incoming);
             try {
                 Files.move(incoming, target, StandardCopyOption.ATOMIC_MOVE);

@@ -289,4 +289,31 @@ class AssetStoreTest {
         assertThat(two.save(second, files)).isEqualTo(first);
         assertThat(dir.toFile().list()).containsExactly(first.id());
     }
+
+    /** Staged files are invisible until committed; discarded or left by a crash, they disappear. */
+    @Test
+    void stagedFilesAreInvisibleUntilCommitted() {
+        AssetStore store = new AssetStore(dir);
+        List<SourceFile> files = List.of(file("a.glb", "glTF"));
+        StoredAsset meta = meta(files);
+        AssetStore.Staged discarded = store.stage(meta.id(), files);
+        assertThat(store.find(meta.id())).isEmpty();
+        assertThat(store.list()).isEmpty();
+        assertThat(dir.toFile().list()).singleElement().asString().startsWith(".incoming-");
+        store.discard(discarded);
+        assertThat(dir.toFile().list()).isEmpty();
+
+        AssetStore.Staged wrongId = store.stage("0".repeat(64), files);
+        assertThatThrownBy(() -> store.commit(wrongId, meta)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("files staged for " + "0".repeat(64) + " cannot be stored as " + meta.id());
+        assertThat(dir.toFile().list()).isEmpty();
+
+        store.stage(meta.id(), files); // never committed: as after a crash
+        assertThat(store.commit(store.stage(meta.id(), files), meta)).isEqualTo(meta);
+        // a second commit of the same content keeps the first and removes its own staged files
+        assertThat(store.commit(store.stage(meta.id(), files), meta)).isSameAs(store.find(meta.id()).orElseThrow());
+        assertThat(dir.toFile().list()).hasSize(2).contains(meta.id());
+        assertThat(new AssetStore(dir).list()).containsExactly(meta);
+        assertThat(dir.toFile().list()).containsExactly(meta.id());
+    }
 }
