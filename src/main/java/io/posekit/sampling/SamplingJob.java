@@ -102,25 +102,29 @@ public final class SamplingJob {
         float[] scales = output.scales();
         double t = time;
         // tracks usually share their key times (one glTF input accessor for all channels of an animation, one
-        // frame list per FBX/BVH clip): the key found for the previous track with the same times array is then the
-        // answer, and TrackSampler confirms it with two comparisons instead of searching again
+        // frame list per FBX/BVH clip): the key and segment fraction found for the previous track with the same times
+        // array are then the answer, and are not searched for again
         float[] previousTimes = null;
-        int previousKey = -1;
+        int key = -1;
+        double fraction = 0;
         for (int i = 0; i < trackCount; i++) {
             Track track = tracks.get(i);
-            int node = track.node();
             float[] times = track.times();
-            int hint = times == previousTimes ? previousKey : h[i];
-            int key = switch (track.property()) {
-                case TRANSLATION -> TrackSampler.sample(track, t, hint, translations, 3 * node);
-                case ROTATION -> TrackSampler.sample(track, t, hint, rotations, 4 * node);
-                case SCALE -> TrackSampler.sample(track, t, hint, scales, 3 * node);
-                // morph weights: MorphWeightsJob
-                case WEIGHTS -> hint;
-            };
+            if (times != previousTimes) {
+                key = TrackSampler.locate(times, t, h[i]);
+                fraction = TrackSampler.fraction(times, t, key);
+                previousTimes = times;
+            }
             h[i] = key;
-            previousTimes = times;
-            previousKey = key;
+            int node = track.node();
+            switch (track.property()) {
+                case TRANSLATION -> TrackSampler.interpolate(track, key, fraction, translations, 3 * node);
+                case ROTATION -> TrackSampler.interpolate(track, key, fraction, rotations, 4 * node);
+                case SCALE -> TrackSampler.interpolate(track, key, fraction, scales, 3 * node);
+                case WEIGHTS -> {
+                    // morph weights: MorphWeightsJob
+                }
+            }
         }
         List<NodeTransformTrack> stacks = clip.nodeTransforms();
         for (int i = 0, n = stacks.size(); i < n; i++) {

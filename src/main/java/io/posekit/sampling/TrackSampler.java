@@ -53,6 +53,50 @@ public final class TrackSampler {
      */
     public static int sample(Track track, double t, int hint, float[] out, int o) {
         float[] times = track.times();
+        int k = locate(times, t, hint);
+        interpolate(track, k, fraction(times, t, k), out, o);
+        return k;
+    }
+
+    /**
+     * The key a track's value at time {@code t} starts from: 0 when {@code t} is before (or at) the first key or NaN,
+     * the last key when at or after it, otherwise {@link #findKey} (so {@code times[k] ≤ t < times[k+1]}).
+     *
+     * @param hint as for {@link #findKey}
+     */
+    public static int locate(float[] times, double t, int hint) {
+        int last = times.length - 1;
+        if (last == 0 || !(t > times[0])) {
+            return 0;
+        }
+        if (t >= times[last]) {
+            return last;
+        }
+        return findKey(times, t, hint);
+    }
+
+    /**
+     * How far {@code t} is into the segment starting at key {@code k} (a {@link #locate} result for the same t), in
+     * {@code [0, 1)}: 0 at the key itself and outside the keys, where the value is the key's own.
+     */
+    public static double fraction(float[] times, double t, int k) {
+        if (k == times.length - 1 || !(t > times[k])) {
+            return 0;
+        }
+        // times[k] < t < times[k+1] here, so the interval is positive even with duplicate times
+        return (t - times[k]) / (times[k + 1] - times[k]);
+    }
+
+    /**
+     * Writes the track's value at fraction {@code s} of the segment starting at key {@code k} (as {@link #locate} and
+     * {@link #fraction} give them) into {@code out[o..]}: the key's stored value untouched when {@code s == 0} or the
+     * track steps, otherwise the interpolation described at {@link #sample(Track, double, float[], int)}. Tracks that
+     * share their key times share {@code k} and {@code s}, so a clip locates each time once per times array.
+     *
+     * @throws IllegalArgumentException if a rotation track does not have 4 components
+     */
+    public static void interpolate(Track track, int k, double s, float[] out, int o) {
+        float[] times = track.times();
         float[] values = track.values();
         int n = track.components();
         boolean rotation = track.property() == TrackProperty.ROTATION;
@@ -65,26 +109,11 @@ public final class TrackSampler {
         // floats per key, and where the value sits within the key (cubic keys are in-tangent, value, out-tangent)
         int stride = cubic ? 3 * n : n;
         int valueOffset = cubic ? n : 0;
-        int last = times.length - 1;
-
-        if (last == 0 || !(t > times[0])) {
-            System.arraycopy(values, valueOffset, out, o, n);
-            return 0;
-        }
-        if (t >= times[last]) {
-            System.arraycopy(values, last * stride + valueOffset, out, o, n);
-            return last;
-        }
-        int k = findKey(times, t, hint);
-        double t0 = times[k];
-        // times[k] ≤ t < times[k+1] (k < last because t < times[last]), so td > 0 even with duplicate times
-        double td = times[k + 1] - t0;
-        double s = (t - t0) / td;
         int v0 = k * stride + valueOffset;
         if (interpolation == Interpolation.STEP || s == 0) {
             // exactly on a key the stored value is returned untouched (no normalisation, no rounding)
             System.arraycopy(values, v0, out, o, n);
-            return k;
+            return;
         }
         int v1 = v0 + stride;
         if (!cubic) {
@@ -96,8 +125,9 @@ public final class TrackSampler {
                     out[o + c] = (float) (a + (values[v1 + c] - a) * s);
                 }
             }
-            return k;
+            return;
         }
+        double td = times[k + 1] - times[k];
         double s2 = s * s;
         double s3 = s2 * s;
         double h00 = 2 * s3 - 3 * s2 + 1;
@@ -121,7 +151,6 @@ public final class TrackSampler {
                         + h11 * values[inTangent1 + c]);
             }
         }
-        return k;
     }
 
     /**

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * The cache weighs each parsed asset by {@link Model#footprintBytes()}; that estimate must not undercount what
  * the model really keeps on the heap, or the cache budget would not bound memory. Measured as the heap retained
  * by N parsed copies (used after full collections, with and without them), divided by N. Printed for the record:
- * the estimate against the measurement, and heap bytes per byte of file.
+ * the estimate against the measurement, and heap bytes per byte of file, which must stay at most 1.5.
  */
 class ModelFootprintTest {
 
@@ -49,6 +49,9 @@ class ModelFootprintTest {
         System.out.println(line);
         assertThat(estimate).as(line + ": the weigher must not undercount by more than 20 %")
                 .isGreaterThanOrEqualTo(Math.round(measured / 1.2));
+        // issue 9's memory target: a cached asset costs at most 1.5× its file size
+        assertThat(measured).as(line + ": a parsed model must not take more than 1.5× its file on the heap")
+                .isLessThanOrEqualTo(Math.round(1.5 * fileBytes));
         return line;
     }
 
