@@ -36,6 +36,9 @@ public final class SkinningJob {
 
     // scratch table layout, per joint: S's upper 3×3 column-major (0–8), its translation (9–11), N column-major (12–20)
     private static final int STRIDE = 24;
+    // how far a normal matrix may be from its joint's upper 3×3 for the joint to count as rigid: float rotations are
+    // orthonormal to ~1e-7, and a 1e-6 difference moves a skinned normal by less than 1e-6 rad
+    private static final double RIGID_TOLERANCE = 1e-6;
 
     /** The primitive to skin; it must carry influences ({@code influencesPerVertex() > 0}). Required. */
     public Primitive primitive;
@@ -123,8 +126,13 @@ public final class SkinningJob {
         if (!doP && !doN && !doT) {
             return;
         }
-        final double[] m = prepareJoints(s, jointCount, doN);
+        final boolean rigid = prepareJoints(s, jointCount, doN);
+        final double[] m = joints;
         final int end = endVertex == -1 ? prim.vertexCount() : endVertex;
+        if (rigid) {
+            skinRigid(m, jointCount, k, jointIndices, weights, pos, nrm, tan, outP, outN, outT, firstVertex, end);
+            return;
+        }
         for (int v = firstVertex; v < end; v++) {
             final int base = v * k;
             final int p3 = 3 * v;
@@ -201,13 +209,19 @@ public final class SkinningJob {
         }
     }
 
-    /** Fills the scratch table from the skinning matrices (normal matrices only when normals are wanted). */
-    private double[] prepareJoints(float[] s, int jointCount, boolean withNormals) {
+    /**
+     * Fills the scratch table from the skinning matrices (normal matrices only when normals are wanted).
+     *
+     * @return whether every joint's normal matrix is its upper 3×3 (to 1e-6 per element: rotations, the usual case),
+     *     or normals are not wanted; then normals can be transformed by the blended matrix itself
+     */
+    private boolean prepareJoints(float[] s, int jointCount, boolean withNormals) {
         if (joints.length < STRIDE * jointCount) {
             joints = new double[STRIDE * jointCount];
         }
         double[] m = joints;
         float[] nm = normalMatrix;
+        boolean rigid = true;
         for (int j = 0; j < jointCount; j++) {
             int o = STRIDE * j;
             int so = 16 * j;
@@ -223,10 +237,85 @@ public final class SkinningJob {
                 Matrices.normalMatrix(s, so, nm, 0);
                 for (int e = 0; e < 9; e++) {
                     m[o + 12 + e] = nm[e];
+                    // NaN compares false: a non-finite matrix is never rigid
+                    rigid &= Math.abs(nm[e] - m[o + e]) <= RIGID_TOLERANCE;
                 }
             }
         }
-        return m;
+        return rigid;
+    }
+
+    /**
+     * The loop of {@link #run()} when every joint is rigid ({@link #prepareJoints}): the weighted sum of the joints'
+     * 3×4 matrices is formed once per vertex (12 products per influence instead of 21) and transforms the position,
+     * the normal (a rotation is its own normal matrix) and the tangent. Weights, the zero-sum fallback and the joint
+     * checks are those of the general loop.
+     */
+    private static void skinRigid(double[] m, int jointCount, int k, int[] jointIndices, float[] weights, float[] pos,
+            float[] nrm, float[] tan, float[] outP, float[] outN, float[] outT, int from, int end) {
+        final boolean doP = outP != null;
+        final boolean doN = outN != null;
+        final boolean doT = outT != null;
+        for (int v = from; v < end; v++) {
+            final int base = v * k;
+            double m0 = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0, m9 = 0, m10 = 0, m11 = 0;
+            double sum = 0;
+            for (int i = 0; i < k; i++) {
+                final double w = weights[base + i];
+                final int j = jointIndices[base + i];
+                final boolean outside = j >= jointCount;
+                if (outside & w != 0) {
+                    throw jointOutOfRange(v, i, j, jointCount);
+                }
+                sum += w;
+                final int o = STRIDE * (outside ? 0 : j);
+                m0 = Math.fma(w, m[o], m0);
+                m1 = Math.fma(w, m[o + 1], m1);
+                m2 = Math.fma(w, m[o + 2], m2);
+                m3 = Math.fma(w, m[o + 3], m3);
+                m4 = Math.fma(w, m[o + 4], m4);
+                m5 = Math.fma(w, m[o + 5], m5);
+                m6 = Math.fma(w, m[o + 6], m6);
+                m7 = Math.fma(w, m[o + 7], m7);
+                m8 = Math.fma(w, m[o + 8], m8);
+                m9 = Math.fma(w, m[o + 9], m9);
+                m10 = Math.fma(w, m[o + 10], m10);
+                m11 = Math.fma(w, m[o + 11], m11);
+            }
+            if (sum == 0 || !Double.isFinite(sum)) {
+                // as three.js normalizeSkinWeights: a vertex without usable weights follows its slot-0 joint
+                final int j = jointIndices[base];
+                if (j >= jointCount) {
+                    throw jointOutOfRange(v, 0, j, jointCount);
+                }
+                final int o = STRIDE * j;
+                m0 = m[o]; m1 = m[o + 1]; m2 = m[o + 2]; m3 = m[o + 3]; m4 = m[o + 4]; m5 = m[o + 5];
+                m6 = m[o + 6]; m7 = m[o + 7]; m8 = m[o + 8]; m9 = m[o + 9]; m10 = m[o + 10]; m11 = m[o + 11];
+                sum = 1;
+            }
+            final int p3 = 3 * v;
+            if (doP) {
+                final double px = pos[p3], py = pos[p3 + 1], pz = pos[p3 + 2];
+                final double inv = 1 / sum;
+                outP[p3] = (float) (Math.fma(m0, px, Math.fma(m3, py, Math.fma(m6, pz, m9))) * inv);
+                outP[p3 + 1] = (float) (Math.fma(m1, px, Math.fma(m4, py, Math.fma(m7, pz, m10))) * inv);
+                outP[p3 + 2] = (float) (Math.fma(m2, px, Math.fma(m5, py, Math.fma(m8, pz, m11))) * inv);
+            }
+            // a negative Σw (invalid negative weights) flips normals and tangents, as dividing by it would
+            final double sign = sum > 0 ? 1 : -1;
+            if (doN) {
+                final double nx = nrm[p3] * sign, ny = nrm[p3 + 1] * sign, nz = nrm[p3 + 2] * sign;
+                store3Normalized(Math.fma(m0, nx, Math.fma(m3, ny, m6 * nz)), Math.fma(m1, nx, Math.fma(m4, ny, m7 * nz)),
+                        Math.fma(m2, nx, Math.fma(m5, ny, m8 * nz)), outN, p3);
+            }
+            if (doT) {
+                final int p4 = 4 * v;
+                final double tx = tan[p4] * sign, ty = tan[p4 + 1] * sign, tz = tan[p4 + 2] * sign;
+                store3Normalized(Math.fma(m0, tx, Math.fma(m3, ty, m6 * tz)), Math.fma(m1, tx, Math.fma(m4, ty, m7 * tz)),
+                        Math.fma(m2, tx, Math.fma(m5, ty, m8 * tz)), outT, p4);
+                outT[p4 + 3] = tan[p4 + 3];
+            }
+        }
     }
 
     private static IllegalStateException jointOutOfRange(int vertex, int slot, int joint, int jointCount) {
