@@ -198,4 +198,109 @@ class SkinningJobTest {
         job.endVertex = -1;
         assertThat(job.validate()).isTrue();
     }
+
+    /**
+     * Rotations (the blended-matrix loop) and rotations with non-uniform scale (the per-joint normal matrix loop) both
+     * give the formula's values: p' = Σ ŵ S p, n' = normalize(Σ ŵ (S⁻¹)ᵀ n), computed here independently in double.
+     */
+    @Test
+    void rigidAndScaledJointsMatchTheFormula() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(21);
+        for (boolean scaled : new boolean[] {false, true}) {
+            int joints = 5;
+            int n = 200;
+            float[] s = new float[16 * joints];
+            double[][] normalMatrices = new double[joints][];
+            for (int j = 0; j < joints; j++) {
+                double ax = random.nextDouble(-1, 1), ay = random.nextDouble(-1, 1), az = random.nextDouble(-1, 1);
+                double angle = random.nextDouble(-3, 3);
+                double[] r = rotation(ax, ay, az, angle);
+                double[] scale = scaled ? new double[] {random.nextDouble(0.5, 2), random.nextDouble(0.5, 2),
+                    random.nextDouble(0.5, 2)} : new double[] {1, 1, 1};
+                double[] m3 = new double[9]; // column-major R·diag(scale)
+                for (int c = 0; c < 3; c++) {
+                    for (int row = 0; row < 3; row++) {
+                        m3[3 * c + row] = r[3 * c + row] * scale[c];
+                        s[16 * j + 4 * c + row] = (float) m3[3 * c + row];
+                    }
+                }
+                s[16 * j + 12] = (float) random.nextDouble(-1, 1);
+                s[16 * j + 13] = (float) random.nextDouble(-1, 1);
+                s[16 * j + 14] = (float) random.nextDouble(-1, 1);
+                s[16 * j + 15] = 1;
+                // (R·D)⁻ᵀ = R·D⁻¹
+                double[] nm = new double[9];
+                for (int c = 0; c < 3; c++) {
+                    for (int row = 0; row < 3; row++) {
+                        nm[3 * c + row] = r[3 * c + row] / scale[c];
+                    }
+                }
+                normalMatrices[j] = nm;
+            }
+            float[] positions = new float[3 * n];
+            float[] normals = new float[3 * n];
+            int[] ji = new int[4 * n];
+            float[] w = new float[4 * n];
+            for (int v = 0; v < n; v++) {
+                for (int c = 0; c < 3; c++) {
+                    positions[3 * v + c] = (float) random.nextDouble(-1, 1);
+                    normals[3 * v + c] = (float) random.nextDouble(-1, 1);
+                }
+                for (int i = 0; i < 4; i++) {
+                    ji[4 * v + i] = random.nextInt(joints);
+                    w[4 * v + i] = i == 3 ? 0 : (float) random.nextDouble(0.1, 1);
+                }
+            }
+            Primitive p = new Primitive(PrimitiveMode.POINTS, List.of("POSITION", "NORMAL", "JOINTS_0", "WEIGHTS_0"),
+                    positions, normals, null, null, 4, ji, w);
+            float[] outP = new float[3 * n];
+            float[] outN = new float[3 * n];
+            SkinningJob job = new SkinningJob();
+            job.primitive = p;
+            job.skinningMatrices = s;
+            job.outPositions = outP;
+            job.outNormals = outN;
+            job.run();
+            for (int v = 0; v < n; v++) {
+                double sum = 0;
+                double[] ep = new double[3];
+                double[] en = new double[3];
+                for (int i = 0; i < 4; i++) {
+                    sum += w[4 * v + i];
+                }
+                for (int i = 0; i < 4; i++) {
+                    double wi = w[4 * v + i] / sum;
+                    int j = ji[4 * v + i];
+                    for (int row = 0; row < 3; row++) {
+                        double pr = s[16 * j + 12 + row];
+                        double nr = 0;
+                        for (int c = 0; c < 3; c++) {
+                            pr += s[16 * j + 4 * c + row] * positions[3 * v + c];
+                            nr += normalMatrices[j][3 * c + row] * normals[3 * v + c];
+                        }
+                        ep[row] += wi * pr;
+                        en[row] += wi * nr;
+                    }
+                }
+                double len = Math.sqrt(en[0] * en[0] + en[1] * en[1] + en[2] * en[2]);
+                for (int c = 0; c < 3; c++) {
+                    assertThat((double) outP[3 * v + c]).as("scaled %s vertex %d", scaled, v).isCloseTo(ep[c], within(2e-6));
+                    assertThat((double) outN[3 * v + c]).as("scaled %s normal %d", scaled, v)
+                            .isCloseTo(en[c] / len, within(3e-6));
+                }
+            }
+        }
+    }
+
+    /** Column-major rotation matrix about axis (ax, ay, az) by angle radians. */
+    private static double[] rotation(double ax, double ay, double az, double angle) {
+        double len = Math.sqrt(ax * ax + ay * ay + az * az);
+        double x = ax / len, y = ay / len, z = az / len;
+        double c = Math.cos(angle), s = Math.sin(angle), t = 1 - c;
+        return new double[] {
+            t * x * x + c, t * x * y + s * z, t * x * z - s * y,
+            t * x * y - s * z, t * y * y + c, t * y * z + s * x,
+            t * x * z + s * y, t * y * z - s * x, t * z * z + c,
+        };
+    }
 }
