@@ -1,15 +1,18 @@
 package io.posekit.api;
 
 import static io.posekit.api.AssetApiTest.assertProblem;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.posekit.asset.gltf.GltfBuilder;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Sampling endpoints over real HTTP on {@link GltfBuilder#skinnedTwoBoneStrip()}: nodes Strip (mesh), Root and
@@ -27,8 +30,14 @@ class SamplingApiTest {
     private static final double COS = Math.cos(Math.toRadians(67.5));
     private static final double SIN = Math.sin(Math.toRadians(67.5));
 
+    /** Jackson as it is, without the service's float encoder. */
+    private static final JsonMapper JACKSON = JsonMapper.builder().build();
+
     @LocalServerPort
     int port;
+
+    @Autowired
+    JsonMapper json;
 
     private PosekitClient client;
     private String base;
@@ -109,6 +118,18 @@ class SamplingApiTest {
         assertThat(f).hasSize(36);
         assertThat(f[12]).isEqualTo(pos.get(12).floatValue());
         assertThat(f[18 + 2]).isEqualTo(1f);
+    }
+
+    @Test
+    void floatArraysGoOutExactlyAsJacksonWritesThem() {
+        // the service's mapper has the float encoder, and its text is plain Jackson's for the same values
+        assertThat(json.registeredModules()).anyMatch(m -> m.getModuleName().equals("posekit-float-arrays"));
+        String matrices = new String(client.get(base + "/skins/0/matrices?clip=Bend&time=1.37").body(), UTF_8);
+        assertThat(matrices).startsWith("{\"skin\":0,\"clip\":\"Bend\",\"time\":1.37,\"loop\":\"clamp\",\"localTime\":1.37,"
+                + "\"joints\":[\"Root\",\"Tip\"],\"matrices\":[[1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.5,0.0,1.0],[");
+        assertThat(matrices).isEqualTo(JACKSON.writeValueAsString(JACKSON.readValue(matrices, PoseResponses.SkinMatrices.class)));
+        String skinned = new String(client.get(base + "/meshes/0/skinned?clip=Bend&time=0.61").body(), UTF_8);
+        assertThat(skinned).isEqualTo(JACKSON.writeValueAsString(JACKSON.readValue(skinned, MeshResponses.Skinned.class)));
     }
 
     @Test
