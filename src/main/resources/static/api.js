@@ -42,15 +42,9 @@ async function problemOf(response) {
   }
 }
 
-/** The sampling query of one frame: clip ('' = rest pose), playback time in seconds and loop mode. */
+/** The sampling query of one frame: clip ('' = rest pose, no query), playback time in seconds and loop mode. */
 function sampling({ clip, time, loop }) {
-  const q = new URLSearchParams();
-  if (clip) {
-    q.set('clip', clip);
-    q.set('time', String(time));
-    q.set('loop', loop);
-  }
-  return q;
+  return clip ? `?${new URLSearchParams({ clip, time: String(time), loop })}` : '';
 }
 
 const asset = (id) => `api/v1/assets/${encodeURIComponent(id)}`;
@@ -66,17 +60,17 @@ export async function upload(files) {
 
 /** The whole asset posed at the frame, as a glTF binary (ArrayBuffer). */
 export async function posedGlb(id, frame) {
-  return (await call('GET', `${asset(id)}/posed.glb?${sampling(frame)}`)).arrayBuffer();
+  return (await call('GET', `${asset(id)}/posed.glb${sampling(frame)}`)).arrayBuffer();
 }
 
 /** Skeleton lines at the frame. */
 export async function skeleton(id, frame) {
-  return (await call('GET', `${asset(id)}/skeleton?${sampling(frame)}`)).json();
+  return (await call('GET', `${asset(id)}/skeleton${sampling(frame)}`)).json();
 }
 
 /** Bounds of the posed asset at the frame. */
 export async function bounds(id, frame) {
-  return (await call('GET', `${asset(id)}/bounds?${sampling(frame)}`)).json();
+  return (await call('GET', `${asset(id)}/bounds${sampling(frame)}`)).json();
 }
 
 /** Bounds over the whole clip (every key and a 60 Hz grid): what the camera is framed from. */
