@@ -1,0 +1,79 @@
+// The posekit API as the viewer uses it: only public endpoints, relative URLs (so a context path works), and
+// failures turned into ApiProblem from the RFC 9457 problem+json body the service answers with.
+
+/** Every request the page made, in order: {method, url, status}. The browser test reads it, so does a curious developer. */
+export const requests = [];
+window.posekit = Object.assign(window.posekit ?? {}, { requests });
+
+/** A failed request: the problem's title, detail and status (or a network failure's message). */
+export class ApiProblem extends Error {
+  constructor(status, title, detail) {
+    super(detail);
+    this.status = status;
+    this.title = title;
+    this.detail = detail;
+  }
+}
+
+async function call(method, url, init = {}) {
+  const entry = { method, url, status: null };
+  requests.push(entry);
+  let response;
+  try {
+    response = await fetch(url, { method, ...init });
+  } catch (e) {
+    throw new ApiProblem(0, 'Network error', `${method} ${url} failed: ${e.message}`);
+  }
+  entry.status = response.status;
+  if (!response.ok) {
+    throw await problemOf(response);
+  }
+  return response;
+}
+
+async function problemOf(response) {
+  const text = await response.text();
+  try {
+    const p = JSON.parse(text);
+    return new ApiProblem(response.status, p.title ?? response.statusText, p.detail ?? text);
+  } catch {
+    // not problem+json (a proxy's page, say): show what came back
+    return new ApiProblem(response.status, response.statusText, text.slice(0, 500));
+  }
+}
+
+/** The sampling query of one frame: clip ('' = rest pose, no query), playback time in seconds and loop mode. */
+function sampling({ clip, time, loop }) {
+  return clip ? `?${new URLSearchParams({ clip, time: String(time), loop })}` : '';
+}
+
+const asset = (id) => `api/v1/assets/${encodeURIComponent(id)}`;
+
+/** Uploads the chosen files as multipart parts named 'file'; resolves to the AssetSummary. */
+export async function upload(files) {
+  const form = new FormData();
+  for (const f of files) {
+    form.append('file', f, f.name);
+  }
+  return (await call('POST', 'api/v1/assets', { body: form })).json();
+}
+
+/** The whole asset posed at the frame, as a glTF binary (ArrayBuffer). */
+export async function posedGlb(id, frame) {
+  return (await call('GET', `${asset(id)}/posed.glb${sampling(frame)}`)).arrayBuffer();
+}
+
+/** Skeleton lines at the frame. */
+export async function skeleton(id, frame) {
+  return (await call('GET', `${asset(id)}/skeleton${sampling(frame)}`)).json();
+}
+
+/** Bounds of the posed asset at the frame. */
+export async function bounds(id, frame) {
+  return (await call('GET', `${asset(id)}/bounds${sampling(frame)}`)).json();
+}
+
+/** Bounds over the whole clip (every key and a 60 Hz grid): what the camera is framed from. */
+export async function clipBounds(id, clip) {
+  return (await call('GET', `${asset(id)}/bounds?${new URLSearchParams({ clip, over: 'clip' })}`)).json();
+}

@@ -1,0 +1,138 @@
+// The three.js side of the viewer: it only draws what posekit computed (a posed GLB, skeleton lines, a box), and
+// never skins or animates anything itself. It renders on demand (after a frame or a camera move), not in a loop,
+// so an idle page costs nothing.
+import * as THREE from 'three';
+import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
+
+const SKELETON_COLOR = 0xff8c1a;
+const BOX_COLOR = 0x2ecc71;
+
+export class Stage {
+  constructor(canvas) {
+    this.canvas = canvas;
+    // preserveDrawingBuffer: the last frame stays readable, for screenshots of the canvas
+    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(window.devicePixelRatio);
+    this.scene = new THREE.Scene();
+    this.scene.background = new THREE.Color(0x1d2129);
+    // an environment so that glTF's default material (metallic 1) and metallic sources do not render black; 128
+    // texels: the default 256 takes seconds to build on a machine without a GPU (SwiftShader), and 64 comes out black
+    const pmrem = new THREE.PMREMGenerator(this.renderer);
+    this.scene.environment = pmrem.fromScene(new RoomEnvironment(), 0.04, 0.1, 100, { size: 128 }).texture;
+    pmrem.dispose();
+    this.camera = new THREE.PerspectiveCamera(40, 1, 0.01, 1000);
+    this.controls = new OrbitControls(this.camera, canvas);
+    this.controls.addEventListener('change', () => this.render());
+    this.loader = new GLTFLoader();
+    this.mesh = null;
+    this.lines = null;
+    this.box = null;
+    new ResizeObserver(() => this.resize()).observe(canvas);
+    this.resize();
+  }
+
+  resize() {
+    const { clientWidth: w, clientHeight: h } = this.canvas;
+    if (w === 0 || h === 0) {
+      return;
+    }
+    this.renderer.setSize(w, h, false);
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+    this.render();
+  }
+
+  render() {
+    this.renderer.render(this.scene, this.camera);
+  }
+
+  /**
+   * Shows one frame: the posed GLB (ArrayBuffer, or null for an asset without meshes), the skeleton response and
+   * the bounds response, replacing the previous frame's objects at once.
+   */
+  async show(glb, skeleton, bounds) {
+    const gltf = glb ? await this.loader.parseAsync(glb, '') : null;
+    this.replace('mesh', gltf ? prepare(gltf.scene) : null);
+    this.replace('lines', skeletonObject(skeleton));
+    const b = bounds.asset ?? bounds.skeleton;
+    this.replace('box', b ? new THREE.Box3Helper(box3(b), BOX_COLOR) : null);
+    this.render();
+  }
+
+  /** Points the camera at a bounds object's sphere from a three-quarter view, far enough to see all of it. */
+  frame(bounds) {
+    const b = bounds.asset ?? bounds.skeleton;
+    const center = b ? new THREE.Vector3(...b.center) : new THREE.Vector3();
+    const radius = b && b.radius > 0 ? b.radius : 1;
+    const distance = 1.15 * radius / Math.sin(THREE.MathUtils.degToRad(this.camera.fov / 2));
+    const direction = new THREE.Vector3(0.55, 0.35, 1).normalize();
+    this.camera.position.copy(center).addScaledVector(direction, distance);
+    this.camera.near = distance / 100;
+    this.camera.far = distance * 100;
+    this.camera.updateProjectionMatrix();
+    this.controls.target.copy(center);
+    this.controls.update();
+    this.render();
+  }
+
+  replace(slot, object) {
+    if (this[slot]) {
+      this.scene.remove(this[slot]);
+      dispose(this[slot]);
+    }
+    this[slot] = object;
+    if (object) {
+      this.scene.add(object);
+    }
+  }
+}
+
+/** Both faces drawn: a debugging view should show a mesh's back faces rather than holes. */
+function prepare(root) {
+  root.traverse((o) => {
+    if (o.isMesh) {
+      o.material.side = THREE.DoubleSide;
+    }
+  });
+  return root;
+}
+
+/** The skeleton's segments (6 floats each) and joints, drawn over the mesh (no depth test). */
+function skeletonObject(skeleton) {
+  const group = new THREE.Group();
+  const overlay = { color: SKELETON_COLOR, depthTest: false, transparent: true };
+  const segments = new THREE.BufferGeometry();
+  segments.setAttribute('position', new THREE.Float32BufferAttribute(skeleton.lines, 3));
+  group.add(withOrder(new THREE.LineSegments(segments, new THREE.LineBasicMaterial(overlay))));
+  const joints = new THREE.BufferGeometry();
+  joints.setAttribute('position', new THREE.Float32BufferAttribute(skeleton.joints.flatMap((j) => j.position), 3));
+  group.add(withOrder(new THREE.Points(joints, new THREE.PointsMaterial({ ...overlay, size: 6, sizeAttenuation: false }))));
+  return group;
+}
+
+function withOrder(object) {
+  object.renderOrder = 1; // after the mesh, so that it stays visible without a depth test
+  return object;
+}
+
+function box3(b) {
+  return new THREE.Box3(new THREE.Vector3(...b.min), new THREE.Vector3(...b.max));
+}
+
+function dispose(root) {
+  root.traverse((o) => {
+    o.geometry?.dispose();
+    for (const m of [o.material].flat()) {
+      if (m) {
+        for (const value of Object.values(m)) {
+          if (value?.isTexture) {
+            value.dispose();
+          }
+        }
+        m.dispose();
+      }
+    }
+  });
+}

@@ -1,0 +1,171 @@
+// The viewer page: upload → AssetSummary → clip, time and loop controls → frames drawn by Stage from posekit's own
+// output. The browser test (ViewerBrowserTest) relies on three facts this file keeps: body[data-ready] once three.js
+// and WebGL are up, canvas[data-frame] = "<clip>@<time>" of the frame on screen, and window.posekit.requests.
+import * as api from './api.js';
+import { Player } from './player.js';
+import { Stage } from './stage.js';
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  drop: $('drop'), file: $('file'), status: $('status'), error: $('error'), summary: $('summary'),
+  clip: $('clip'), play: $('play'), time: $('time'), timeLabel: $('time-label'), loop: $('loop'), canvas: $('view'),
+};
+
+let stage;
+let asset = null; // the AssetSummary shown
+let player = null;
+
+function showError(e) {
+  const title = document.createElement('strong');
+  title.textContent = e.status ? `${e.title} (${e.status})` : (e.title ?? 'Error');
+  const detail = document.createElement('span');
+  detail.className = 'detail';
+  detail.textContent = e.detail ?? e.message;
+  ui.error.replaceChildren(title, ' ', detail);
+  ui.error.hidden = false;
+}
+
+function clearError() {
+  ui.error.hidden = true;
+  ui.error.replaceChildren();
+}
+
+function formatBytes(n) {
+  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function listItems(list, items, empty) {
+  list.replaceChildren(...(items.length ? items : [empty]).map((text) => {
+    const li = document.createElement('li');
+    li.textContent = text;
+    return li;
+  }));
+}
+
+function showSummary(a) {
+  $('asset-name').textContent = a.name;
+  $('asset-format').textContent = a.format;
+  $('asset-size').textContent = formatBytes(a.sizeBytes);
+  $('asset-id').textContent = a.id;
+  $('clips').tBodies[0].replaceChildren(...a.clips.map((c) => {
+    const tr = document.createElement('tr');
+    for (const text of [c.name, `${c.duration.toFixed(3)} s`, String(c.channels)]) {
+      tr.insertCell().textContent = text;
+    }
+    return tr;
+  }));
+  listItems($('skins'), a.skins.map((s) => `${s.name ?? `skin ${s.index}`}: ${s.joints.length} joints`), 'none');
+  listItems($('meshes'), a.meshes.map((m) => {
+    const vertices = m.primitives.reduce((sum, p) => sum + p.vertexCount, 0);
+    const skinned = m.skin == null ? 'not skinned' : `skin ${m.skin}`;
+    return `${m.name ?? `mesh ${m.index}`}: ${m.primitives.length} primitive(s), ${vertices} vertices, ${skinned}`;
+  }), 'none');
+  listItems($('warnings'), a.warnings, 'none');
+  ui.summary.hidden = false;
+}
+
+/** Fetches the frame's posed GLB, skeleton and bounds together and shows them; resolves to the clip-local time. */
+async function showFrame(frame) {
+  const shown = asset;
+  const [glb, skeleton, bounds] = await Promise.all([
+    shown.meshes.length ? api.posedGlb(shown.id, frame) : null,
+    api.skeleton(shown.id, frame),
+    api.bounds(shown.id, frame),
+  ]);
+  if (shown !== asset) {
+    return null; // another asset was uploaded meanwhile
+  }
+  await stage.show(glb, skeleton, bounds);
+  ui.canvas.dataset.frame = `${frame.clip}@${frame.time}`;
+  return skeleton.localTime;
+}
+
+function updateControls(p) {
+  if (p !== player) {
+    return; // a frame of the previous asset's player, finishing late
+  }
+  ui.play.textContent = p.playing ? 'Pause' : 'Play';
+  if (p.localTime != null) {
+    if (p.playing) {
+      ui.time.value = String(p.localTime);
+    }
+    const playback = Math.abs(p.time - p.localTime) > 1e-6 ? ` (playback ${p.time.toFixed(2)} s)` : '';
+    ui.timeLabel.textContent = `${p.localTime.toFixed(2)} / ${p.duration.toFixed(2)} s${playback}`;
+  } else if (!p.clip) {
+    ui.timeLabel.textContent = 'rest pose';
+  }
+}
+
+async function selectClip(name) {
+  const clip = asset.clips.find((c) => c.name === name);
+  const duration = clip ? clip.duration : 0;
+  ui.time.max = String(duration);
+  ui.time.value = '0';
+  ui.time.disabled = ui.play.disabled = duration <= 0;
+  // the camera is framed once per clip from its bounds over the whole clip, so that it holds still while playing
+  stage.frame(clip ? await api.clipBounds(asset.id, name) : await api.bounds(asset.id, { clip: '' }));
+  player.load(name, duration);
+}
+
+async function uploadFiles(files) {
+  if (!files.length) {
+    return;
+  }
+  clearError();
+  player?.pause();
+  ui.status.textContent = `Uploading ${[...files].map((f) => f.name).join(', ')}…`;
+  try {
+    asset = await api.upload(files);
+  } catch (e) {
+    ui.status.textContent = '';
+    showError(e);
+    return;
+  }
+  ui.status.textContent = `Stored ${asset.name}.`;
+  showSummary(asset);
+  player = new Player(showFrame, updateControls, showError);
+  player.loop = ui.loop.value;
+  const options = asset.clips.length
+    ? asset.clips.map((c) => new Option(`${c.name} (${c.duration.toFixed(2)} s)`, c.name))
+    : [new Option('(rest pose: no clips)', '')];
+  ui.clip.replaceChildren(...options);
+  ui.clip.disabled = !asset.clips.length;
+  await selectClip(ui.clip.value).catch(showError);
+}
+
+function wire() {
+  ui.file.addEventListener('change', () => uploadFiles(ui.file.files).finally(() => { ui.file.value = ''; }));
+  // dropping anywhere on the page uploads (and keeps the browser from opening the file instead)
+  document.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    ui.drop.classList.add('over');
+  });
+  document.addEventListener('dragleave', (e) => {
+    if (!e.relatedTarget) {
+      ui.drop.classList.remove('over');
+    }
+  });
+  document.addEventListener('drop', (e) => {
+    e.preventDefault();
+    ui.drop.classList.remove('over');
+    uploadFiles(e.dataTransfer.files);
+  });
+  ui.clip.addEventListener('change', () => {
+    clearError();
+    selectClip(ui.clip.value).catch(showError);
+  });
+  ui.play.addEventListener('click', () => (player.playing ? player.pause() : player.play()));
+  ui.time.addEventListener('input', () => {
+    player.pause(); // scrubbing takes over from playback
+    player.seek(Number(ui.time.value));
+  });
+  ui.loop.addEventListener('change', () => player?.setLoop(ui.loop.value));
+}
+
+try {
+  stage = new Stage(ui.canvas);
+  wire();
+  document.body.dataset.ready = 'true';
+} catch (e) {
+  showError({ title: 'WebGL unavailable', detail: e.message });
+}
