@@ -26,7 +26,7 @@ import io.posekit.math.Matrices;
  * <p>Speed: the joints' matrices are widened to double once per run into a compact scratch table (24 doubles per joint,
  * L1-resident for skins of up to ~100 joints), so the per-vertex loop only converts the vertex's own floats, and it has
  * no data-dependent branch (zero weights are multiplied, not skipped), which keeps mixed 1–4-influence meshes free of
- * mispredictions. When every joint is a rotation (its normal matrix equals its upper 3×3 to 1e-6, the usual case), the
+ * mispredictions. When every joint is a rotation (its normal matrix equals its upper 3×3 to 1e-4, the usual case), the
  * weighted sum of the joints' 3×4 matrices is formed once per vertex and transforms position, normal and tangent alike
  * (12 products per influence instead of 21); the normal is then the same up to rounding. {@link #firstVertex} and {@link #endVertex} select a range, so disjoint ranges of one primitive can be
  * skinned by separate jobs on separate threads ({@link Skinner} does that for large primitives).
@@ -38,9 +38,10 @@ public final class SkinningJob {
 
     // scratch table layout, per joint: S's upper 3×3 column-major (0–8), its translation (9–11), N column-major (12–20)
     private static final int STRIDE = 24;
-    // how far a normal matrix may be from its joint's upper 3×3 for the joint to count as rigid: float rotations are
-    // orthonormal to ~1e-7, and a 1e-6 difference moves a skinned normal by less than 1e-6 rad
-    private static final double RIGID_TOLERANCE = 1e-6;
+    // how far a normal matrix may be from its joint's upper 3×3 for the joint to count as rigid: rotations accumulated
+    // in float through real rigs are orthonormal to ~3e-5 (BrainStem), and a 1e-4 difference moves a skinned normal by
+    // at most about 1e-4 rad, a tenth of the conformance tolerance for normals
+    private static final double RIGID_TOLERANCE = 1e-4;
 
     /** The primitive to skin; it must carry influences ({@code influencesPerVertex() > 0}). Required. */
     public Primitive primitive;
@@ -214,7 +215,7 @@ public final class SkinningJob {
     /**
      * Fills the scratch table from the skinning matrices (normal matrices only when normals are wanted).
      *
-     * @return whether every joint's normal matrix is its upper 3×3 (to 1e-6 per element: rotations, the usual case),
+     * @return whether every joint's normal matrix is its upper 3×3 (to 1e-4 per element: rotations, the usual case),
      *     or normals are not wanted; then normals can be transformed by the blended matrix itself
      */
     private boolean prepareJoints(float[] s, int jointCount, boolean withNormals) {
