@@ -34,7 +34,7 @@ final class FloatText {
     /** The decimal exponents the powers-of-ten table covers: floor(log10(2^q)) over all floats. */
     private static final int K_MIN = -45;
     private static final int K_MAX = 31;
-    /** G[k − K_MIN]: 10^−k scaled to [2^62, 2^63] and rounded up, so products overestimate by less than one unit. */
+    /** G[k − K_MIN]: 10^−k scaled into [2^62, 2^63] and rounded up (see {@link #powersOfTen}). */
     private static final long[] G = powersOfTen();
 
     private static final int[] POWERS = {1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,

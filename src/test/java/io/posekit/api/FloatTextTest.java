@@ -172,13 +172,18 @@ class FloatTextTest {
     }
 
     @Test
-    void writesOnlyItsOwnBytesAtTheOffset() {
+    void writesAtTheOffsetAndNothingFromMaxLengthOn() {
         byte[] out = new byte[40];
         Arrays.fill(out, (byte) '#');
-        int end = FloatText.write(-1.17549435E-38f, out, 10);
-        assertThat(end).isEqualTo(24);
-        assertThat(new String(out, StandardCharsets.US_ASCII))
-                .isEqualTo("##########-1.1754944E-38################");
+        assertThat(FloatText.write(-1.1754944E-38f, out, 10)).isEqualTo(24);
+        assertThat(new String(out, StandardCharsets.US_ASCII)).isEqualTo("##########-1.1754944E-38################");
+        Arrays.fill(out, (byte) '#');
+        // a short text: the word of digits after "1." reaches past its end, but never to out[10 + MAX_LENGTH]
+        assertThat(FloatText.write(1.0E10f, out, 10)).isEqualTo(16);
+        assertThat(new String(out, 0, 16, StandardCharsets.US_ASCII)).isEqualTo("##########1.0E10");
+        assertThat(new String(out, 10 + FloatText.MAX_LENGTH, 40 - 10 - FloatText.MAX_LENGTH, StandardCharsets.US_ASCII))
+                .isEqualTo("###############");
+        assertThatThrownBy(() -> FloatText.write(1f, new byte[20], 6)).isInstanceOf(IndexOutOfBoundsException.class);
     }
 
     @Test
