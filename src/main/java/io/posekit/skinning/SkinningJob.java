@@ -151,14 +151,8 @@ public final class SkinningJob {
             double sum = 0;
             for (int i = 0; i < k; i++) {
                 final double w = weights[base + i];
-                final int j = jointIndices[base + i];
-                final boolean outside = j >= jointCount;
-                if (outside & w != 0) {
-                    throw jointOutOfRange(v, i, j, jointCount);
-                }
+                final int o = slotOffset(jointIndices[base + i], w, jointCount, v, i);
                 sum += w;
-                // a zero-weight slot may name any joint: read joint 0 instead of leaving the table
-                final int o = STRIDE * (outside ? 0 : j);
                 if (doP) {
                     ax = Math.fma(w, Math.fma(m[o], px, Math.fma(m[o + 3], py, Math.fma(m[o + 6], pz, m[o + 9]))), ax);
                     ay = Math.fma(w, Math.fma(m[o + 1], px, Math.fma(m[o + 4], py, Math.fma(m[o + 7], pz, m[o + 10]))), ay);
@@ -177,11 +171,7 @@ public final class SkinningJob {
             }
             if (sum == 0 || !Double.isFinite(sum)) {
                 // as three.js normalizeSkinWeights: a vertex without usable weights follows its slot-0 joint
-                final int j = jointIndices[base];
-                if (j >= jointCount) {
-                    throw jointOutOfRange(v, 0, j, jointCount);
-                }
-                final int o = STRIDE * j;
+                final int o = slotOffset(jointIndices[base], 1, jointCount, v, 0);
                 ax = m[o] * px + m[o + 3] * py + m[o + 6] * pz + m[o + 9];
                 ay = m[o + 1] * px + m[o + 4] * py + m[o + 7] * pz + m[o + 10];
                 az = m[o + 2] * px + m[o + 5] * py + m[o + 8] * pz + m[o + 11];
@@ -265,13 +255,8 @@ public final class SkinningJob {
             double sum = 0;
             for (int i = 0; i < k; i++) {
                 final double w = weights[base + i];
-                final int j = jointIndices[base + i];
-                final boolean outside = j >= jointCount;
-                if (outside & w != 0) {
-                    throw jointOutOfRange(v, i, j, jointCount);
-                }
+                final int o = slotOffset(jointIndices[base + i], w, jointCount, v, i);
                 sum += w;
-                final int o = STRIDE * (outside ? 0 : j);
                 m0 = Math.fma(w, m[o], m0);
                 m1 = Math.fma(w, m[o + 1], m1);
                 m2 = Math.fma(w, m[o + 2], m2);
@@ -287,11 +272,7 @@ public final class SkinningJob {
             }
             if (sum == 0 || !Double.isFinite(sum)) {
                 // as three.js normalizeSkinWeights: a vertex without usable weights follows its slot-0 joint
-                final int j = jointIndices[base];
-                if (j >= jointCount) {
-                    throw jointOutOfRange(v, 0, j, jointCount);
-                }
-                final int o = STRIDE * j;
+                final int o = slotOffset(jointIndices[base], 1, jointCount, v, 0);
                 m0 = m[o]; m1 = m[o + 1]; m2 = m[o + 2]; m3 = m[o + 3]; m4 = m[o + 4]; m5 = m[o + 5];
                 m6 = m[o + 6]; m7 = m[o + 7]; m8 = m[o + 8]; m9 = m[o + 9]; m10 = m[o + 10]; m11 = m[o + 11];
                 sum = 1;
@@ -319,6 +300,20 @@ public final class SkinningJob {
                 outT[p4 + 3] = tan[p4 + 3];
             }
         }
+    }
+
+    /**
+     * Offset in the joint table of the joint a slot names. A slot of weight 0 may name any joint (even one without a
+     * skinning matrix): it reads joint 0 instead of leaving the table, and contributes nothing.
+     *
+     * @throws IllegalStateException when a slot of non-zero (or NaN) weight names a joint without a skinning matrix
+     */
+    private static int slotOffset(int joint, double weight, int jointCount, int vertex, int slot) {
+        final boolean outside = joint >= jointCount;
+        if (outside & weight != 0) {
+            throw jointOutOfRange(vertex, slot, joint, jointCount);
+        }
+        return STRIDE * (outside ? 0 : joint);
     }
 
     private static IllegalStateException jointOutOfRange(int vertex, int slot, int joint, int jointCount) {
