@@ -21,6 +21,9 @@ const KINDS = [
   "IoK8sApiAppsV1Deployment",
   "IoK8sApiAutoscalingV2HorizontalPodAutoscaler",
   "IoK8sApiPolicyV1PodDisruptionBudget",
+  // the MinIO example (deploy/k8s-minio)
+  "IoK8sApiCoreV1PersistentVolumeClaim",
+  "IoK8sApiBatchV1Job",
 ];
 for (const kind of KINDS) {
   require(path.join(modules, "kubernetes-models/_schemas", `${kind}.js`)).addSchema();

@@ -29,12 +29,16 @@ import tools.jackson.databind.node.ObjectNode;
  * The Kubernetes manifests in {@code deploy/k8s}, checked offline: every object, as written and as kustomize
  * renders it, against the Kubernetes 1.27 API schemas (strictly: unknown fields, required fields, types, enums),
  * the test's kustomize renderer against committed kustomize output, and what the objects must say for posekit
- * (probe paths, port, settings the service reads, selectors, references, the router's hash key).
+ * (probe paths, port, settings the service reads, selectors, references, the router's hash key). The MinIO
+ * example overlay ({@code deploy/k8s-minio}) is checked through its committed kustomize output.
  */
 class KubernetesManifestsTest {
 
     private static final Path BASE = Path.of("deploy/k8s");
     private static final Path RENDERED = Path.of("src/test/resources/k8s-rendered/base.yaml");
+    /** the MinIO example overlay, and kustomize's output for it (which the renderer does not reproduce) */
+    private static final Path MINIO = Path.of("deploy/k8s-minio");
+    private static final Path MINIO_RENDERED = Path.of("src/test/resources/k8s-rendered/minio.yaml");
     private static final String NAMESPACE = "posekit";
     private static final Map<String, String> COMMON_LABELS = Map.of("app.kubernetes.io/name", "posekit",
             "app.kubernetes.io/part-of", "posekit");
@@ -81,7 +85,6 @@ class KubernetesManifestsTest {
         try (Stream<Path> walk = Files.walk(BASE)) {
             walk.filter(Files::isRegularFile)
                     .map(f -> BASE.relativize(f).toString().replace(File.separatorChar, '/'))
-                    .filter(f -> !f.startsWith("overlays/"))
                     .forEach(files::add);
         }
         Set<String> listed = new TreeSet<>(sources.keySet());
@@ -200,20 +203,23 @@ class KubernetesManifestsTest {
                 + " as its README says)").isEqualTo(kustomize.get(key)));
     }
 
-    /** Where kubectl is installed (it is not needed otherwise), the committed output is what kustomize prints. */
+    /** Where kubectl is installed (it is not needed otherwise), the committed outputs are what kustomize prints. */
     @Test
     void committedKustomizeOutputIsCurrent() throws Exception {
         assumeTrue(onPath("kubectl"), "kubectl is not installed; the renderer check above still ran");
-        Path out = Files.createTempFile("kustomize", ".yaml");
-        try {
-            Process p = new ProcessBuilder("kubectl", "kustomize", BASE.toString()).redirectOutput(out.toFile())
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("kubectl kustomize finished").isTrue();
-            assertThat(p.exitValue()).as("kubectl kustomize exit code").isZero();
-            assertThat(Files.readString(out)).as("kubectl kustomize " + BASE + " against " + RENDERED)
-                    .isEqualTo(Files.readString(RENDERED));
-        } finally {
-            Files.delete(out);
+        for (Map.Entry<Path, Path> build : Map.of(BASE, RENDERED, MINIO, MINIO_RENDERED).entrySet()) {
+            Path out = Files.createTempFile("kustomize", ".yaml");
+            try {
+                Process p = new ProcessBuilder("kubectl", "kustomize", build.getKey().toString())
+                        .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("kubectl kustomize finished").isTrue();
+                assertThat(p.exitValue()).as("kubectl kustomize " + build.getKey() + " exit code").isZero();
+                assertThat(Files.readString(out)).as("kubectl kustomize " + build.getKey() + " against "
+                        + build.getValue() + " (regenerate it as its README says)")
+                        .isEqualTo(Files.readString(build.getValue()));
+            } finally {
+                Files.delete(out);
+            }
         }
     }
 
@@ -505,6 +511,67 @@ class KubernetesManifestsTest {
         for (String temp : List.of("client_body", "proxy", "fastcgi", "uwsgi", "scgi")) {
             assertThat(conf).contains(temp + "_temp_path /tmp/");
         }
+    }
+
+    // ---- the MinIO example overlay
+
+    @Test
+    void minioOverlayIsValidAndPointsPosekitAtMinio() throws IOException {
+        JsonNode k = Kustomize.YAML.readTree(MINIO.resolve("kustomization.yaml").toFile());
+        Set<String> files = new TreeSet<>();
+        try (Stream<Path> walk = Files.list(MINIO)) {
+            walk.map(f -> f.getFileName().toString()).forEach(files::add);
+        }
+        Set<String> listed = new TreeSet<>(List.of("kustomization.yaml", "README.md", "laptop-requests.yaml"));
+        k.path("resources").forEach(r -> listed.add(r.asString()));
+        listed.remove("../k8s");
+        assertThat(files).isEqualTo(listed);
+        assertThat(k.path("resources").get(0).asString()).isEqualTo("../k8s");
+
+        // every object kustomize makes of it is valid, and it holds the base's objects plus MinIO's
+        Map<String, ObjectNode> minio = Kustomize.byKey(Kustomize.readObjects(MINIO_RENDERED));
+        Map<String, List<String>> errors = new LinkedHashMap<>();
+        minio.forEach((key, o) -> {
+            List<String> e = schema.validate(o);
+            if (!e.isEmpty()) {
+                errors.put(key, e);
+            }
+        });
+        assertThat(errors).as("schema errors by object in " + MINIO_RENDERED).isEmpty();
+        Set<String> kinds = new TreeSet<>();
+        minio.keySet().forEach(key -> kinds.add(key.replaceAll("-[a-z0-9]{10}$", "")));
+        Set<String> expected = new TreeSet<>();
+        rendered.keySet().forEach(key -> expected.add(key.replaceAll("-[a-z0-9]{10}$", "")));
+        expected.addAll(List.of("PersistentVolumeClaim/posekit/minio-data", "Deployment/posekit/minio",
+                "Service/posekit/minio", "Job/posekit/minio-bucket"));
+        assertThat(kinds).isEqualTo(expected);
+
+        // posekit's endpoint is the minio Service, its bucket the one the Job creates
+        JsonNode posekit = minio.get("Deployment/posekit/posekit");
+        String configMap = posekit.at("/spec/template/spec/containers/0/envFrom/0/configMapRef/name").asString();
+        Map<String, String> settings = new LinkedHashMap<>(SETTINGS);
+        settings.put("POSEKIT_STORE_S3_ENDPOINT", "http://minio.posekit.svc.cluster.local:9000");
+        assertThat(strings(minio.get("ConfigMap/posekit/" + configMap).path("data"))).isEqualTo(settings);
+        JsonNode service = minio.get("Service/posekit/minio");
+        assertThat(service.at("/spec/ports/0/port").asInt()).isEqualTo(9000);
+        assertThat(labels(service.at("/spec/selector"))).isEqualTo(
+                labels(minio.get("Deployment/posekit/minio").at("/spec/selector/matchLabels")));
+        assertThat(minio.get("Job/posekit/minio-bucket").at("/spec/template/spec/containers/0/command/2")
+                .asString()).endsWith("mc mb --ignore-existing local/" + SETTINGS.get("POSEKIT_STORE_S3_BUCKET"));
+
+        // MinIO's root user is posekit's S3 user: one Secret, read by both
+        String secret = posekit.at("/spec/template/spec/containers/0/envFrom/1/secretRef/name").asString();
+        assertThat(secret).startsWith("posekit-s3-");
+        JsonNode minioEnv = minio.get("Deployment/posekit/minio").at("/spec/template/spec/containers/0/env");
+        minioEnv.forEach(e -> assertThat(e.at("/valueFrom/secretKeyRef/name").asString()).isEqualTo(secret));
+        assertThat(strings(minioEnv, "name")).containsExactly("MINIO_ROOT_USER", "MINIO_ROOT_PASSWORD");
+        assertThat(minio.get("Secret/posekit/" + secret).path("data").propertyNames())
+                .containsExactlyInAnyOrder("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY");
+
+        // laptop-sized requests, the base's limits
+        JsonNode resources = posekit.at("/spec/template/spec/containers/0/resources");
+        assertThat(strings(resources.path("requests"))).isEqualTo(Map.of("cpu", "250m", "memory", "1Gi"));
+        assertThat(strings(resources.path("limits"))).isEqualTo(Map.of("cpu", "2", "memory", "2Gi"));
     }
 
     // ---- helpers
