@@ -136,7 +136,7 @@ public final class DirectoryAssetStore implements AssetStore {
         if (!ContentId.isWellFormed(id)) {
             return Optional.empty();
         }
-        return known.find(id, this::readManifestOf);
+        return known.find(id, (i, revalidating) -> readManifestOf(i));
     }
 
     @Override
@@ -211,7 +211,7 @@ public final class DirectoryAssetStore implements AssetStore {
         synchronized (known.lock(meta.id())) {
             Optional<StoredAsset> existing;
             try {
-                existing = known.find(meta.id(), this::readManifestOf);
+                existing = known.find(meta.id(), (i, revalidating) -> readManifestOf(i));
             } catch (RuntimeException e) {
                 discard(staged);
                 throw e;

@@ -29,10 +29,12 @@ final class KnownAssets {
     interface ManifestReader {
 
         /**
+         * @param revalidating true when the asset is known and only being confirmed (a store may then give up
+         *     sooner: the known entry is answered if it cannot be reached)
          * @throws CorruptAssetException when an entry exists but its manifest cannot be read or names another asset
          * @throws StoreUnavailableException when the store cannot be reached
          */
-        Optional<StoredAsset> read(String id);
+        Optional<StoredAsset> read(String id, boolean revalidating);
     }
 
     private record Entry(StoredAsset meta, long confirmedAt) {
@@ -40,6 +42,8 @@ final class KnownAssets {
 
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
     private final Map<String, String> corrupt = new ConcurrentHashMap<>();
+    /** Known ids a request is confirming now. */
+    private final Set<String> revalidating = ConcurrentHashMap.newKeySet();
     private final Object[] locks = new Object[64];
     private final long revalidateNanos;
     private final LongSupplier ticker;
@@ -68,26 +72,41 @@ final class KnownAssets {
     }
 
     /**
-     * The asset: the known entry while fresh, else what {@code reader} reads now (remembered); the known entry when
-     * the store cannot be reached.
+     * The asset: the known entry while fresh, else what {@code reader} reads now (remembered). A known entry is
+     * answered without waiting while another request confirms it, and when the store cannot be reached (it then
+     * counts as confirmed, so one request per interval, not every one, tries the store).
      */
     Optional<StoredAsset> find(String id, ManifestReader reader) {
         Entry e = entries.get(id);
         if (e != null && ticker.getAsLong() - e.confirmedAt() < revalidateNanos) {
             return Optional.of(e.meta());
         }
+        if (e != null && !revalidating.add(id)) {
+            return Optional.of(e.meta()); // being confirmed by another request
+        }
+        try {
+            return read(id, reader);
+        } finally {
+            if (e != null) {
+                revalidating.remove(id);
+            }
+        }
+    }
+
+    private Optional<StoredAsset> read(String id, ManifestReader reader) {
         synchronized (lock(id)) {
-            e = entries.get(id);
+            Entry e = entries.get(id);
             long now = ticker.getAsLong();
             if (e != null && now - e.confirmedAt() < revalidateNanos) {
                 return Optional.of(e.meta()); // confirmed by another thread meanwhile
             }
             Optional<StoredAsset> read;
             try {
-                read = reader.read(id);
+                read = reader.read(id, e != null);
             } catch (StoreUnavailableException down) {
                 if (e != null) {
                     log.debug("store unreachable; answering asset {} from the index", id);
+                    entries.put(id, new Entry(e.meta(), now));
                     return Optional.of(e.meta());
                 }
                 throw down;

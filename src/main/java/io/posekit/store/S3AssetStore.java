@@ -68,6 +68,12 @@ public final class S3AssetStore implements AssetStore {
     private static final Logger log = LoggerFactory.getLogger(S3AssetStore.class);
     /** The most bytes a manifest may have: one line per file, at most a thousand files. */
     static final int MAX_MANIFEST_BYTES = 1 << 20;
+    /**
+     * The longest a health check, or the confirmation of an asset this replica knows, waits for the store: beyond it
+     * the store counts as unreachable and the known entry is answered (a hung store must not hold requests for
+     * assets that are parsed here, nor health probes, for the whole operation timeout).
+     */
+    static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
     /** Manifests read at once by a listing. */
     static final int LIST_READS = 16;
 
@@ -154,7 +160,7 @@ public final class S3AssetStore implements AssetStore {
         this.known = new KnownAssets(revalidate, System::nanoTime);
         try {
             ensureBucket();
-            s3.headBucket(b -> b.bucket(bucket));
+            s3.headBucket(b -> b.bucket(bucket).overrideConfiguration(o -> o.apiCallTimeout(PROBE_TIMEOUT)));
             log.info("asset store at {}", location);
         } catch (SdkException | StoreUnavailableException e) {
             log.warn("asset store at {} is unavailable at start-up: {}", location, e.getMessage());
@@ -479,7 +485,7 @@ public final class S3AssetStore implements AssetStore {
     public Map<String, Object> check() {
         try {
             ensureBucket();
-            s3.headBucket(b -> b.bucket(bucket));
+            s3.headBucket(b -> b.bucket(bucket).overrideConfiguration(o -> o.apiCallTimeout(PROBE_TIMEOUT)));
         } catch (SdkException e) {
             throw unavailable("the object store at " + location + " does not answer", e);
         }
@@ -495,7 +501,7 @@ public final class S3AssetStore implements AssetStore {
             return;
         }
         try {
-            s3.headBucket(b -> b.bucket(bucket));
+            s3.headBucket(b -> b.bucket(bucket).overrideConfiguration(o -> o.apiCallTimeout(PROBE_TIMEOUT)));
         } catch (NoSuchBucketException e) {
             s3.createBucket(b -> b.bucket(bucket));
             log.info("created bucket {}", bucket);
@@ -532,8 +538,18 @@ public final class S3AssetStore implements AssetStore {
      * @throws CorruptAssetException when it cannot be read as a manifest of this asset
      */
     private Optional<StoredAsset> readManifestOf(String id) {
+        return readManifestOf(id, false);
+    }
+
+    /** {@link #readManifestOf(String)}, within {@link #PROBE_TIMEOUT} when only confirming a known asset. */
+    private Optional<StoredAsset> readManifestOf(String id, boolean revalidating) {
         byte[] bytes;
-        try (ResponseInputStream<GetObjectResponse> in = s3.getObject(b -> b.bucket(bucket).key(manifestKey(id)))) {
+        try (ResponseInputStream<GetObjectResponse> in = s3.getObject(b -> {
+            b.bucket(bucket).key(manifestKey(id));
+            if (revalidating) {
+                b.overrideConfiguration(o -> o.apiCallTimeout(PROBE_TIMEOUT));
+            }
+        })) {
             Long length = in.response().contentLength();
             if (length == null || length > MAX_MANIFEST_BYTES) {
                 throw new CorruptAssetException(id, "its manifest has " + length + " bytes");

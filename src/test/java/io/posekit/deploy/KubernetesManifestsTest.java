@@ -481,7 +481,8 @@ class KubernetesManifestsTest {
                 "posekit-headless.posekit.svc.cluster.local:8080");
         assertThat(conf).containsOnlyOnce("resolver kube-dns.kube-system.svc.cluster.local valid=5s ipv6=off;");
         assertThat(conf).containsOnlyOnce("proxy_pass http://posekit;");
-        assertThat(conf).containsOnlyOnce("proxy_next_upstream error timeout http_502 http_503;");
+        assertThat(conf).containsOnlyOnce("proxy_next_upstream error timeout http_502;");
+        assertThat(conf).doesNotContain("http_503");
         assertThat(conf).containsOnlyOnce("add_header X-Posekit-Upstream $upstream_addr always;");
 
         // the same regular expression in Java (PCRE and java.util.regex agree on it)

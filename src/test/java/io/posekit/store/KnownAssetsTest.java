@@ -23,6 +23,7 @@ class KnownAssetsTest {
     private final KnownAssets known = new KnownAssets(Duration.ofSeconds(10), now::get);
     private final AtomicInteger reads = new AtomicInteger();
     private final AtomicReference<Object> stored = new AtomicReference<>();
+    private final java.util.concurrent.atomic.AtomicBoolean lastRevalidating = new java.util.concurrent.atomic.AtomicBoolean();
 
     private static StoredAsset asset(long createdSecond) {
         return new StoredAsset(ID, "a.glb", "gltf", 4, Instant.ofEpochSecond(createdSecond),
@@ -30,8 +31,9 @@ class KnownAssetsTest {
     }
 
     /** The scripted store: answers what {@link #stored} holds (a manifest, null, or an exception to throw). */
-    private Optional<StoredAsset> read(String id) {
+    private Optional<StoredAsset> read(String id, boolean revalidating) {
         reads.incrementAndGet();
+        lastRevalidating.set(revalidating);
         Object s = stored.get();
         if (s instanceof RuntimeException e) {
             throw e;
@@ -78,10 +80,46 @@ class KnownAssetsTest {
         StoredAsset meta = asset(1);
         stored.set(meta);
         known.find(ID, this::read);
+        assertThat(lastRevalidating).isFalse();
         advance(Duration.ofMinutes(5));
         stored.set(new StoreUnavailableException("down", new IOException("refused")));
         assertThat(known.find(ID, this::read)).containsSame(meta);
+        assertThat(lastRevalidating).isTrue(); // the store may give up sooner on a known asset
+        assertThat(reads).hasValue(2);
+        // the failed attempt counts as a confirmation: the next requests of the interval do not wait for the store
+        advance(Duration.ofSeconds(9));
+        assertThat(known.find(ID, this::read)).containsSame(meta);
+        assertThat(reads).hasValue(2);
+        advance(Duration.ofSeconds(1));
+        assertThat(known.find(ID, this::read)).containsSame(meta);
+        assertThat(reads).hasValue(3);
         assertThatThrownBy(() -> known.find("b".repeat(64), this::read)).isInstanceOf(StoreUnavailableException.class);
+        assertThat(lastRevalidating).isFalse();
+    }
+
+    @Test
+    void aKnownEntryIsAnsweredAtOnceWhileAnotherRequestConfirmsIt() throws Exception {
+        StoredAsset meta = asset(1);
+        stored.set(meta);
+        known.find(ID, this::read);
+        advance(Duration.ofSeconds(10));
+        java.util.concurrent.CountDownLatch inStore = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Thread confirming = Thread.ofPlatform().start(() -> known.find(ID, (id, revalidating) -> {
+            inStore.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Optional.of(meta);
+        }));
+        inStore.await();
+        // a hung store holds only the request that asked it
+        assertThat(known.find(ID, this::read)).containsSame(meta);
+        assertThat(reads).hasValue(1);
+        release.countDown();
+        confirming.join();
     }
 
     @Test

@@ -197,4 +197,42 @@ class S3AssetStoreTest extends AssetStoreContract {
         assertThat(open(Duration.ZERO).list()).containsExactlyInAnyOrder(first, second);
         plain.close();
     }
+
+    /** A server that accepts connections and never answers: a hung store. */
+    @Test
+    void aHungStoreHoldsTheHealthCheckOnlyForTheProbeTimeout() throws Exception {
+        try (java.net.ServerSocket hung = new java.net.ServerSocket(0)) {
+            List<java.net.Socket> held = java.util.Collections.synchronizedList(new ArrayList<>());
+            Thread acceptor = Thread.ofVirtual().start(() -> {
+                try {
+                    while (true) {
+                        held.add(hung.accept());
+                    }
+                } catch (java.io.IOException closed) {
+                    // the test is over
+                }
+            });
+            S3AssetStore.Settings settings = server.settings("posekit", prefix, Duration.ZERO);
+            S3AssetStore store = S3AssetStore.open(new S3AssetStore.Settings(settings.bucket(), settings.prefix(),
+                    java.net.URI.create("http://127.0.0.1:" + hung.getLocalPort()), settings.region(), true,
+                    S3Server.ACCESS_KEY, S3Server.SECRET_KEY, false, Duration.ofSeconds(30), Duration.ZERO));
+            opened.add(store);
+
+            long start = System.nanoTime();
+            org.assertj.core.api.Assertions.assertThatThrownBy(store::check)
+                    .isInstanceOf(StoreUnavailableException.class)
+                    .hasMessageStartingWith("the object store at s3://posekit/" + prefix + " does not answer");
+            // the probe gives up after PROBE_TIMEOUT (1 s), not after the 30 s operation timeout
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
+            hung.close();
+            acceptor.join();
+            held.forEach(socket -> {
+                try {
+                    socket.close();
+                } catch (java.io.IOException ignored) {
+                    // closing a test socket
+                }
+            });
+        }
+    }
 }
