@@ -3,6 +3,7 @@ package io.posekit.api;
 import io.posekit.asset.ImportException;
 import io.posekit.store.CorruptAssetException;
 import io.posekit.store.ParsingBusyException;
+import io.posekit.store.StoreUnavailableException;
 import java.io.UncheckedIOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +22,8 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
  * Turns every failure into an RFC 9457 {@code application/problem+json} response with a precise detail.
  * Spring MVC's own exceptions (unknown path, wrong method, missing parameter…) come through {@link ResponseEntityExceptionHandler}; posekit's are mapped here:
  * bad parameters 400, unknown things 404, an asset corrupt in the store 410, too large 413, unsupported format
- * 415, invalid (or too slow to parse) file 422, parsing saturated 503 with {@code Retry-After}. Only a genuine
+ * 415, invalid (or too slow to parse) file 422, parsing saturated or the asset store unreachable 503 with
+ * {@code Retry-After}. Only a genuine
  * server fault or a lack of capacity is a 5xx.
  */
 @RestControllerAdvice
@@ -53,6 +55,15 @@ class ProblemHandling extends ResponseEntityExceptionHandler {
         HttpHeaders headers = new HttpHeaders();
         headers.set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, e.retryAfter().toSeconds())));
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "Server busy", e.getMessage(), e, request, headers);
+    }
+
+    @ExceptionHandler(StoreUnavailableException.class)
+    ResponseEntity<Object> storeUnavailable(StoreUnavailableException e, WebRequest request) {
+        log.warn("asset store unavailable: {}", e.getMessage());
+        HttpHeaders headers = new HttpHeaders();
+        headers.set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, e.retryAfter().toSeconds())));
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "Storage unavailable", e.getMessage()
+                + "; nothing was changed, retry after Retry-After seconds", e, request, headers);
     }
 
     @ExceptionHandler(UncheckedIOException.class)

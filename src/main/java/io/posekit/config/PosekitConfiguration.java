@@ -5,6 +5,8 @@ import io.posekit.asset.AssetImporters;
 import io.posekit.asset.ImportLimits;
 import io.posekit.store.AssetRepository;
 import io.posekit.store.AssetStore;
+import io.posekit.store.DirectoryAssetStore;
+import io.posekit.store.S3AssetStore;
 import io.posekit.store.ParsingPool;
 import io.posekit.store.StoreHealthIndicator;
 import java.time.Clock;
@@ -17,9 +19,23 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties(PosekitProperties.class)
 public class PosekitConfiguration {
 
+    /** The store {@code posekit.store.type} names; an S3 store's client is closed with the context. */
     @Bean
     AssetStore assetStore(PosekitProperties properties) {
-        return new AssetStore(properties.store().dir());
+        PosekitProperties.Store store = properties.store();
+        return switch (store.type()) {
+            case DIRECTORY -> new DirectoryAssetStore(store.dir(), store.shared(), store.revalidate());
+            case S3 -> {
+                PosekitProperties.S3 s3 = store.s3();
+                yield S3AssetStore.open(new S3AssetStore.Settings(s3.bucket(), s3.prefix(), s3.endpoint(), s3.region(),
+                        s3.pathStyle(), blankToNull(s3.accessKeyId()), blankToNull(s3.secretAccessKey()),
+                        s3.createBucket(), s3.timeout(), store.revalidate()));
+            }
+        };
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
     }
 
     @Bean

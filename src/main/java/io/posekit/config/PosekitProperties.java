@@ -40,9 +40,51 @@ public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @Defaul
     }
 
     /**
-     * @param dir Directory where uploads are kept; relative paths are under the working directory.
+     * @param type Where uploads are kept: {@code directory} (the embedded default) or {@code s3} (an S3-compatible
+     *     object store shared by every replica).
+     * @param dir Directory where uploads are kept (type directory); relative paths are under the working directory.
+     * @param shared Whether other posekit processes use the same directory (a volume every replica mounts): start-up
+     *     then removes only temporaries older than an hour.
+     * @param revalidate How long a replica trusts that an asset it knows is still stored before looking again: a
+     *     deletion by another replica is seen within it.
+     * @param s3 The object store (type s3).
      */
-    public record Store(@NotNull @DefaultValue("posekit-store") Path dir) {
+    public record Store(@NotNull @DefaultValue("directory") Type type, @NotNull @DefaultValue("posekit-store") Path dir,
+            @DefaultValue("false") boolean shared, @NotNull @DefaultValue("10s") java.time.Duration revalidate,
+            @Valid @DefaultValue S3 s3) {
+
+        /** The store implementations. */
+        public enum Type {
+            DIRECTORY, S3
+        }
+
+        @AssertTrue(message = "posekit.store.s3.bucket is required when posekit.store.type is s3")
+        boolean isBucketGivenForS3() {
+            return type != Type.S3 || (s3 != null && s3.bucket() != null && !s3.bucket().isBlank());
+        }
+
+        @AssertTrue(message = "posekit.store.revalidate must not be negative")
+        boolean isRevalidateNotNegative() {
+            return revalidate == null || !revalidate.isNegative();
+        }
+    }
+
+    /**
+     * @param bucket The bucket.
+     * @param prefix Prepended to every key, e.g. {@code posekit/}.
+     * @param endpoint The endpoint of an S3-compatible store, e.g. {@code http://minio:9000}; empty for AWS S3.
+     * @param region The signing region.
+     * @param pathStyle Path-style requests (http://host/bucket/key), which MinIO and Ceph need.
+     * @param accessKeyId The access key; empty to use the AWS SDK's default credentials chain (AWS_ACCESS_KEY_ID and
+     *     AWS_SECRET_ACCESS_KEY, web identity tokens, profiles, instance roles).
+     * @param secretAccessKey The secret key, with the access key.
+     * @param createBucket Whether to create the bucket when it does not exist.
+     * @param timeout The longest one store operation may take, retries included.
+     */
+    public record S3(String bucket, @DefaultValue("") String prefix, java.net.URI endpoint,
+            @NotNull @DefaultValue("us-east-1") String region, @DefaultValue("false") boolean pathStyle,
+            String accessKeyId, String secretAccessKey, @DefaultValue("false") boolean createBucket,
+            @NotNull @DefaultValue("10s") java.time.Duration timeout) {
     }
 
     /**

@@ -8,10 +8,17 @@ package io.posekit.store;
 public final class CorruptAssetException extends RuntimeException {
 
     private final String id;
+    private final String reason;
 
     public CorruptAssetException(String id, String reason) {
         super("asset " + id + " is corrupt in the store: " + reason + "; delete it and upload again");
         this.id = id;
+        this.reason = reason;
+    }
+
+    /** What is wrong, e.g. {@code content does not match its id}. */
+    public String reason() {
+        return reason;
     }
 
     /** The asset's content id. */

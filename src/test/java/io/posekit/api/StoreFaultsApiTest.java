@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.posekit.asset.gltf.GltfBuilder;
 import io.posekit.store.AssetRepository;
-import io.posekit.store.AssetStore;
+import io.posekit.store.DirectoryAssetStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,7 +40,7 @@ class StoreFaultsApiTest {
     AssetRepository repository;
 
     @Autowired
-    AssetStore store;
+    DirectoryAssetStore store;
 
     private static byte[] glb(String tag) {
         GltfBuilder asset = GltfBuilder.skinnedTwoBoneStrip();

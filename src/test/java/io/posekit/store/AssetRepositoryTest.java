@@ -46,7 +46,7 @@ class AssetRepositoryTest {
     private AssetRepository repository(long cacheBytes) {
         ParsingPool pool = new ParsingPool(2, 16, java.time.Duration.ofSeconds(60), meters);
         pools.add(pool);
-        return new AssetRepository(new AssetStore(dir), AssetImporters.all(ImportLimits.DEFAULT), pool, cacheBytes,
+        return new AssetRepository(new DirectoryAssetStore(dir), AssetImporters.all(ImportLimits.DEFAULT), pool, cacheBytes,
                 clock, meters);
     }
 
@@ -129,7 +129,7 @@ class AssetRepositoryTest {
                 throw new ArrayIndexOutOfBoundsException(7);
             }
         };
-        AssetRepository buggy = new AssetRepository(new AssetStore(dir),
+        AssetRepository buggy = new AssetRepository(new DirectoryAssetStore(dir),
                 new AssetImporters(List.of(failing), ImportLimits.DEFAULT), pool, 1 << 20, clock, meters);
         assertThatThrownBy(() -> buggy.add(List.of(new SourceFile("a.glb", new byte[] {1}))))
                 .isInstanceOfSatisfying(ImportException.class, e -> assertThat(e.importerBug()).isTrue());
@@ -179,7 +179,7 @@ class AssetRepositoryTest {
     void aCorruptAssetIsReportedUntilDeletedOrUploadedAgain() throws Exception {
         List<SourceFile> files = List.of(new SourceFile("strip.glb", GltfBuilder.skinnedTwoBoneStrip().toGlb()));
         String id = repository(1 << 20).add(files).asset().meta().id();
-        AssetStoreTest.flipAByte(dir.resolve(id).resolve("files/0"), 100);
+        DirectoryAssetStoreTest.flipAByte(dir.resolve(id).resolve("files/0"), 100);
 
         AssetRepository restarted = repository(1 << 20); // nothing cached: the next lookup reads the files
         assertThatThrownBy(() -> restarted.find(id)).isInstanceOf(CorruptAssetException.class)
@@ -194,7 +194,7 @@ class AssetRepositoryTest {
         assertThat(restarted.find(id)).isPresent();
         assertThat(Files.readAllBytes(dir.resolve(id).resolve("files/0"))).isEqualTo(files.getFirst().bytes());
 
-        AssetStoreTest.flipAByte(dir.resolve(id).resolve("files/0"), 100);
+        DirectoryAssetStoreTest.flipAByte(dir.resolve(id).resolve("files/0"), 100);
         AssetRepository again = repository(1 << 20);
         assertThatThrownBy(() -> again.find(id)).isInstanceOf(CorruptAssetException.class);
         assertThat(again.delete(id)).isTrue();
@@ -236,7 +236,7 @@ class AssetRepositoryTest {
         } finally {
             threads.shutdownNow();
         }
-        assertThat(new AssetStore(dir).list()).isEmpty();
-        assertThat(AssetStoreTest.leftovers(dir)).isEmpty();
+        assertThat(new DirectoryAssetStore(dir).list()).isEmpty();
+        assertThat(DirectoryAssetStoreTest.leftovers(dir)).isEmpty();
     }
 }

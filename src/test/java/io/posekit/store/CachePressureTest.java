@@ -36,7 +36,7 @@ class CachePressureTest {
         int vertices = GeneratedAssets.verticesForModelBytes(1 << 20);
         long baseline = HeapProbe.usedAfterGc();
         try (ParsingPool pool = new ParsingPool(2, 16, Duration.ofSeconds(60), meters)) {
-            AssetRepository repo = new AssetRepository(new AssetStore(dir), AssetImporters.all(ImportLimits.DEFAULT), pool,
+            AssetRepository repo = new AssetRepository(new DirectoryAssetStore(dir), AssetImporters.all(ImportLimits.DEFAULT), pool,
                     BUDGET, Clock.systemUTC(), meters);
             Policy.Eviction<String, AssetRepository.Loaded> eviction = repo.cache().policy().eviction().orElseThrow();
             List<String> ids = new ArrayList<>();

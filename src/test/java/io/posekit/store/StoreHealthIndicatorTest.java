@@ -17,7 +17,7 @@ class StoreHealthIndicatorTest {
     @Test
     void upWhileTheStoreIsWritableDownWhenItIsGone() throws IOException {
         Path root = dir.resolve("store");
-        AssetStore store = new AssetStore(root);
+        DirectoryAssetStore store = new DirectoryAssetStore(root);
         StoreHealthIndicator health = new StoreHealthIndicator(store);
         assertThat(health.health().getStatus()).isEqualTo(Status.UP);
         assertThat(health.health().getDetails()).containsEntry("assets", 0);

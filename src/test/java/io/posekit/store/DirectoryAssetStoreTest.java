@@ -22,7 +22,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class AssetStoreTest {
+class DirectoryAssetStoreTest {
 
     @TempDir
     Path dir;
@@ -40,10 +40,10 @@ class AssetStoreTest {
     void savesReadsListsAndDeletesAcrossRestarts() {
         List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
         StoredAsset meta = meta(files);
-        AssetStore store = new AssetStore(dir);
+        DirectoryAssetStore store = new DirectoryAssetStore(dir);
         assertThat(store.save(meta, files)).isEqualTo(meta);
 
-        AssetStore reopened = new AssetStore(dir);
+        AssetStore reopened = new DirectoryAssetStore(dir);
         assertThat(reopened.find(meta.id())).contains(meta);
         assertThat(reopened.list()).containsExactly(meta);
         List<SourceFile> read = reopened.readFiles(meta.id()).orElseThrow();
@@ -51,7 +51,7 @@ class AssetStoreTest {
 
         assertThat(reopened.delete(meta.id())).isTrue();
         assertThat(reopened.delete(meta.id())).isFalse();
-        assertThat(new AssetStore(dir).list()).isEmpty();
+        assertThat(new DirectoryAssetStore(dir).list()).isEmpty();
         assertThat(dir.resolve(meta.id())).doesNotExist();
     }
 
@@ -59,11 +59,11 @@ class AssetStoreTest {
     void savingTheSameContentTwiceKeepsTheFirst() {
         List<SourceFile> files = List.of(file("a.glb", "glTF"));
         StoredAsset first = meta(files);
-        AssetStore store = new AssetStore(dir);
+        DirectoryAssetStore store = new DirectoryAssetStore(dir);
         store.save(first, files);
         StoredAsset second = new StoredAsset(first.id(), "renamed.glb", "gltf", 4, Instant.now(), first.files());
         assertThat(store.save(second, files)).isEqualTo(first);
-        assertThat(new AssetStore(dir).find(first.id())).contains(first);
+        assertThat(new DirectoryAssetStore(dir).find(first.id())).contains(first);
     }
 
     @Test
@@ -74,7 +74,7 @@ class AssetStoreTest {
         String bogusId = "0".repeat(64);
         Files.createDirectories(dir.resolve(bogusId));
         Files.writeString(dir.resolve(bogusId).resolve("manifest.json"), "{broken");
-        AssetStore store = new AssetStore(dir);
+        DirectoryAssetStore store = new DirectoryAssetStore(dir);
         assertThat(store.list()).isEmpty();
         assertThat(dir.resolve(".incoming-123")).doesNotExist();
         assertThat(dir.resolve("not-an-id")).exists();
@@ -85,12 +85,12 @@ class AssetStoreTest {
         Files.writeString(dir.resolve(".health-4711.probe"), "");
         Files.createDirectories(dir.resolve(".deleted-123/files"));
         Files.writeString(dir.resolve(".deleted-123/files/0"), "deleted");
-        new AssetStore(dir);
+        new DirectoryAssetStore(dir);
         assertThat(dir.toFile().list()).isEmpty();
     }
 
     /**
-     * What a {@link AssetStore.DirectorySync} is asked to sync, relative to the store directory, and what the
+     * What a {@link DirectoryAssetStore.DirectorySync} is asked to sync, relative to the store directory, and what the
      * store directory holds at that moment (temporary names without their random part).
      */
     private String describeSync(Path synced) throws IOException {
@@ -108,7 +108,7 @@ class AssetStoreTest {
     @Test
     void aSaveReturnsOnlyOnceItsDirectoryAndItsRenameAreSyncedAndADeleteOnceItsRenameIs() throws IOException {
         List<String> syncs = new ArrayList<>();
-        AssetStore store = new AssetStore(dir, synced -> syncs.add(describeSync(synced)));
+        DirectoryAssetStore store = new DirectoryAssetStore(dir, synced -> syncs.add(describeSync(synced)));
         List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
         StoredAsset meta = meta(files);
 
@@ -130,7 +130,7 @@ class AssetStoreTest {
         AtomicBoolean failIncoming = new AtomicBoolean(true);
         AtomicBoolean failRoot = new AtomicBoolean(true);
         Path root = dir.toAbsolutePath().normalize();
-        AssetStore store = new AssetStore(dir, synced -> {
+        DirectoryAssetStore store = new DirectoryAssetStore(dir, synced -> {
             if (root.equals(synced) ? failRoot.get() : failIncoming.get()) {
                 throw new IOException("EIO");
             }
@@ -143,19 +143,20 @@ class AssetStoreTest {
                 .hasMessage("cannot store asset " + meta.id()).hasRootCauseMessage("EIO");
         assertThat(dir.toFile().list()).isEmpty();
 
-        // renamed into place but the rename could not be synced: not acknowledged, not listed
+        // renamed into place but the rename could not be synced: not acknowledged, so renamed away again
         failIncoming.set(false);
-        assertThatThrownBy(() -> store.save(meta, files)).isInstanceOf(UncheckedIOException.class)
+        assertThatThrownBy(() -> store.save(meta, files)).isInstanceOf(StoreUnavailableException.class)
                 .hasMessage("cannot store asset " + meta.id()).hasRootCauseMessage("EIO");
         assertThat(store.find(meta.id())).isEmpty();
         assertThat(store.list()).isEmpty();
+        assertThat(dir.toFile().list()).isEmpty();
 
-        // saving again finds the asset in place, and acknowledges it once the rename is synced
+        // saving again writes it once more, and acknowledges it once the rename is synced
         failRoot.set(false);
         assertThat(store.save(meta, files)).isEqualTo(meta);
         assertThat(store.list()).containsExactly(meta);
         assertThat(dir.toFile().list()).containsExactly(meta.id());
-        assertThat(new AssetStore(dir).find(meta.id())).contains(meta);
+        assertThat(new DirectoryAssetStore(dir).find(meta.id())).contains(meta);
     }
 
     /** Flips one bit of a stored file, as bit rot would. */
@@ -175,10 +176,10 @@ class AssetStoreTest {
     void aFlippedByteIsReportedNeverServed() throws IOException {
         List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
         StoredAsset meta = meta(files);
-        new AssetStore(dir).save(meta, files);
+        new DirectoryAssetStore(dir).save(meta, files);
         flipAByte(dir.resolve(meta.id()).resolve("files/1"), 1); // b.bin: xyz -> xjz
 
-        AssetStore store = new AssetStore(dir);
+        DirectoryAssetStore store = new DirectoryAssetStore(dir);
         assertThat(store.find(meta.id())).contains(meta); // known, listed…
         assertThatThrownBy(() -> store.readFiles(meta.id())).isInstanceOf(CorruptAssetException.class)
                 .hasMessage("asset " + meta.id() + " is corrupt in the store: content does not match its id;"
@@ -198,7 +199,7 @@ class AssetStoreTest {
     void aMissingFileIsReported() throws IOException {
         List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
         StoredAsset meta = meta(files);
-        AssetStore store = new AssetStore(dir);
+        DirectoryAssetStore store = new DirectoryAssetStore(dir);
         store.save(meta, files);
         Files.delete(dir.resolve(meta.id()).resolve("files/1"));
         assertThatThrownBy(() -> store.readFiles(meta.id())).isInstanceOf(CorruptAssetException.class)
@@ -210,10 +211,10 @@ class AssetStoreTest {
     void anUnreadableManifestIsCorruptAndCanBeDeleted() throws IOException {
         List<SourceFile> files = List.of(file("a.glb", "glTF"));
         StoredAsset meta = meta(files);
-        new AssetStore(dir).save(meta, files);
+        new DirectoryAssetStore(dir).save(meta, files);
         Files.writeString(dir.resolve(meta.id()).resolve("manifest.json"), "{\"id\":");
 
-        AssetStore store = new AssetStore(dir);
+        DirectoryAssetStore store = new DirectoryAssetStore(dir);
         assertThat(store.list()).isEmpty();
         assertThat(store.corruption(meta.id())).contains("its manifest is unreadable");
         assertThatThrownBy(() -> store.readFiles(meta.id())).isInstanceOf(CorruptAssetException.class)
@@ -227,7 +228,7 @@ class AssetStoreTest {
     void savingTheSameContentAgainReplacesACorruptCopy() throws IOException {
         List<SourceFile> files = List.of(file("a.glb", "glTF"));
         StoredAsset first = meta(files);
-        AssetStore store = new AssetStore(dir);
+        DirectoryAssetStore store = new DirectoryAssetStore(dir);
         store.save(first, files);
         flipAByte(dir.resolve(first.id()).resolve("files/0"), 0);
         assertThatThrownBy(() -> store.readFiles(first.id())).isInstanceOf(CorruptAssetException.class);
@@ -237,14 +238,14 @@ class AssetStoreTest {
         assertThat(store.save(again, files)).isSameAs(again);
         assertThat(store.corruptIds()).isEmpty();
         assertThat(store.readFiles(first.id()).orElseThrow()).containsExactly(file("a.glb", "glTF"));
-        assertThat(new AssetStore(dir).find(first.id())).contains(again);
+        assertThat(new DirectoryAssetStore(dir).find(first.id())).contains(again);
         assertThat(leftovers(dir)).isEmpty();
     }
 
     @Test
     void concurrentSavesOfTheSameContentKeepOneCopy() throws Exception {
         List<SourceFile> files = List.of(file("a.glb", "glTF".repeat(10_000)));
-        AssetStore store = new AssetStore(dir);
+        DirectoryAssetStore store = new DirectoryAssetStore(dir);
         int n = 8;
         CountDownLatch start = new CountDownLatch(1);
         List<StoredAsset> metas = new ArrayList<>();
@@ -282,8 +283,8 @@ class AssetStoreTest {
         // directory, which Linux reports as ENOTEMPTY, a plain FileSystemException
         List<SourceFile> files = List.of(file("a.glb", "glTF"));
         StoredAsset first = meta(files);
-        AssetStore one = new AssetStore(dir);
-        AssetStore two = new AssetStore(dir);
+        AssetStore one = new DirectoryAssetStore(dir);
+        AssetStore two = new DirectoryAssetStore(dir);
         one.save(first, files);
         StoredAsset second = new StoredAsset(first.id(), "other.glb", "gltf", 4, Instant.now(), first.files());
         assertThat(two.save(second, files)).isEqualTo(first);
@@ -293,7 +294,7 @@ class AssetStoreTest {
     /** Staged files are invisible until committed; discarded or left by a crash, they disappear. */
     @Test
     void stagedFilesAreInvisibleUntilCommitted() {
-        AssetStore store = new AssetStore(dir);
+        DirectoryAssetStore store = new DirectoryAssetStore(dir);
         List<SourceFile> files = List.of(file("a.glb", "glTF"));
         StoredAsset meta = meta(files);
         AssetStore.Staged discarded = store.stage(meta.id(), files);
@@ -313,7 +314,7 @@ class AssetStoreTest {
         // a second commit of the same content keeps the first and removes its own staged files
         assertThat(store.commit(store.stage(meta.id(), files), meta)).isSameAs(store.find(meta.id()).orElseThrow());
         assertThat(dir.toFile().list()).hasSize(2).contains(meta.id());
-        assertThat(new AssetStore(dir).list()).containsExactly(meta);
+        assertThat(new DirectoryAssetStore(dir).list()).containsExactly(meta);
         assertThat(dir.toFile().list()).containsExactly(meta.id());
     }
 }

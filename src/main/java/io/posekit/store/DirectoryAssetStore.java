@@ -1,0 +1,546 @@
+package io.posekit.store;
+
+import io.posekit.asset.SourceFile;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Uploaded files in a directory, one directory per content id:
+ * {@code <dir>/<id>/manifest.json} (a {@link StoredAsset}) and {@code <dir>/<id>/files/<n>} (the n-th file
+ * in canonical order). An asset is written to a fresh {@code .incoming-*} directory, every file and the directory
+ * fsynced, then renamed into place atomically and the store directory fsynced, so readers see a whole asset or
+ * none, a saved asset survives a crash (kill -9, power loss) once {@link #save} has returned, and a crash leaves
+ * only an incoming directory that the next start removes. A failed fsync fails the save. Deletion renames the
+ * directory away, fsyncs the store directory (so an acknowledged delete stays deleted) and then removes it.
+ * Start-up also removes what a crash can leave of the health probe ({@code .health-*}, see
+ * {@link StoreHealthIndicator}).
+ *
+ * <p>Reading an asset's files verifies them against its id ({@link ContentId}): a missing file or content that
+ * no longer hashes to the id marks the asset corrupt ({@link CorruptAssetException}, logged once), and so does an
+ * entry whose manifest cannot be read at start-up. A corrupt asset is never served as something else; it stays
+ * corrupt until it is deleted or the same content is saved again, which replaces the damaged copy.
+ *
+ * <p>The directory may be shared by several posekit processes (a volume mounted by every replica): the manifests are
+ * indexed at start-up and an asset stored by another process is found on the first {@link #find} for it (one
+ * stat), a deletion by another process within the revalidation interval, and {@link #list} reads the directory
+ * again. When shared, start-up removes only temporaries older than {@link #SHARED_STALE_AFTER} (a younger one may be
+ * another replica's write in progress); otherwise all of them. Saves and deletes of the same id are serialised in a
+ * process, and across processes by the atomic renames. Thread-safe. I/O failures surface as
+ * {@link StoreUnavailableException}.
+ */
+public final class DirectoryAssetStore implements AssetStore {
+
+    private static final Logger log = LoggerFactory.getLogger(DirectoryAssetStore.class);
+    /** How old a temporary in a shared store directory must be to count as left by a crash. */
+    static final Duration SHARED_STALE_AFTER = Duration.ofHours(1);
+    private static final String MANIFEST = "manifest.json";
+    private static final String FILES = "files";
+    /** Names of the store's own temporaries in the store directory: never assets, removed at start-up. */
+    private static final List<String> TEMPORARY_PREFIXES = List.of(".incoming-", ".deleted-", ".health-");
+
+    /**
+     * How the store makes a directory's entries durable (new files, renames into and out of it): fsync(2) on the
+     * directory. Replaceable in tests, to observe the order of syncs or make one fail.
+     */
+    @FunctionalInterface
+    interface DirectorySync {
+
+        /** Makes the entries of {@code dir} durable, or throws. */
+        void sync(Path dir) throws IOException;
+
+        /**
+         * fsync of the directory; nothing on Windows, where Java cannot open a directory to sync it. A failure to
+         * open or sync is an error everywhere else: the save it belongs to is not acknowledged.
+         */
+        DirectorySync PLATFORM = System.getProperty("os.name", "").startsWith("Windows") ? dir -> { } : dir -> {
+            try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+                ch.force(true);
+            }
+        };
+    }
+
+    private final Path root;
+    private final JsonMapper json = JsonMapper.builder().build();
+    private final KnownAssets known;
+    private final DirectorySync directorySync;
+
+    /**
+     * Opens (creating if needed) the store at {@code root}, used by this process alone, and indexes what it holds.
+     */
+    public DirectoryAssetStore(Path root) {
+        this(root, false, Duration.ofSeconds(10), DirectorySync.PLATFORM);
+    }
+
+    /**
+     * @param root the store directory (created if needed)
+     * @param shared whether other processes use the directory too (then start-up keeps their recent temporaries)
+     * @param revalidate how long a known asset is trusted before its manifest is looked at again
+     */
+    public DirectoryAssetStore(Path root, boolean shared, Duration revalidate) {
+        this(root, shared, revalidate, DirectorySync.PLATFORM);
+    }
+
+    /** A store that makes directory entries durable with {@code directorySync} (tests). */
+    DirectoryAssetStore(Path root, DirectorySync directorySync) {
+        this(root, false, Duration.ofSeconds(10), directorySync);
+    }
+
+    private DirectoryAssetStore(Path root, boolean shared, Duration revalidate, DirectorySync directorySync) {
+        this.root = root.toAbsolutePath().normalize();
+        this.directorySync = directorySync;
+        this.known = new KnownAssets(revalidate, System::nanoTime);
+        try {
+            Files.createDirectories(this.root);
+            removeTemporaries(shared ? SHARED_STALE_AFTER : Duration.ZERO);
+            scan();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the asset store at " + this.root, e);
+        }
+        log.info("asset store at {} holds {} assets{}", this.root, known.size(),
+                known.corruptIds().isEmpty() ? "" : " and " + known.corruptIds().size() + " corrupt entries");
+    }
+
+    /** The store directory. */
+    public Path root() {
+        return root;
+    }
+
+    @Override
+    public String location() {
+        return root.toString();
+    }
+
+    @Override
+    public Optional<StoredAsset> find(String id) {
+        if (!ContentId.isWellFormed(id)) {
+            return Optional.empty();
+        }
+        return known.find(id, this::readManifestOf);
+    }
+
+    @Override
+    public Optional<String> corruption(String id) {
+        return known.corruption(id);
+    }
+
+    @Override
+    public List<String> corruptIds() {
+        return known.corruptIds();
+    }
+
+    /** Every stored asset, oldest first, as the directory holds them now. */
+    @Override
+    public List<StoredAsset> list() {
+        try {
+            scan();
+        } catch (IOException e) {
+            throw unavailable("cannot list the asset store at " + root, e);
+        }
+        return known.assets();
+    }
+
+    /**
+     * Files written and made durable under a temporary name that no reader sees (and that a restart removes), waiting
+     * to be {@linkplain #commit committed} as an asset or {@linkplain #discard discarded}.
+     */
+    private record DirectoryStaged(String id, Path incoming, DirectoryAssetStore store) implements Staged {
+    }
+
+    /**
+     * Writes {@code files} (any order) durably to a new temporary directory.
+     *
+     * @throws StoreUnavailableException when the files could not be written or made durable (nothing is left behind)
+     */
+    @Override
+    public Staged stage(String id, List<SourceFile> files) {
+        Path incoming = root.resolve(".incoming-" + UUID.randomUUID());
+        try {
+            Files.createDirectories(incoming.resolve(FILES));
+            List<SourceFile> ordered = ContentId.canonicalOrder(files);
+            for (int i = 0; i < ordered.size(); i++) {
+                writeDurably(incoming.resolve(FILES).resolve(Integer.toString(i)), ordered.get(i).bytes());
+            }
+            directorySync.sync(incoming.resolve(FILES));
+            return new DirectoryStaged(id, incoming, this);
+        } catch (IOException e) {
+            deleteQuietly(incoming);
+            throw unavailable("cannot store asset " + id, e);
+        }
+    }
+
+    @Override
+    public void discard(Staged staged) {
+        deleteQuietly(own(staged).incoming());
+    }
+
+    /**
+     * Renames the staged directory into place and syncs the store directory; when the id is already stored the staged
+     * files are discarded and the stored asset returned, and a corrupt copy is replaced.
+     *
+     * @throws StoreUnavailableException when the asset could not be written or made durable (then it is not indexed,
+     *     though it may be found on disk at the next start or by saving it again; the staged files are removed)
+     */
+    @Override
+    public StoredAsset commit(Staged staged, StoredAsset meta) {
+        DirectoryStaged mine = own(staged);
+        if (!mine.id().equals(meta.id())) {
+            discard(staged);
+            throw new IllegalArgumentException("files staged for " + mine.id() + " cannot be stored as " + meta.id());
+        }
+        synchronized (known.lock(meta.id())) {
+            Optional<StoredAsset> existing;
+            try {
+                existing = known.find(meta.id(), this::readManifestOf);
+            } catch (RuntimeException e) {
+                discard(staged);
+                throw e;
+            }
+            boolean damaged = known.corruption(meta.id()).isPresent();
+            if (existing.isPresent() && !damaged) {
+                if (intact(meta.id())) {
+                    discard(staged);
+                    return existing.get();
+                }
+                damaged = true; // damaged where this process did not look: the upload repairs it
+            }
+            if (existing.isPresent() || damaged || Files.exists(root.resolve(meta.id()))) {
+                removeDamaged(meta.id());
+            }
+            return write(meta, mine.incoming());
+        }
+    }
+
+    /**
+     * Whether the stored copy reads back as its id (another process may have stored it, or seen it damaged, without
+     * this one knowing): an upload of content that is already stored costs a read of it.
+     */
+    private boolean intact(String id) {
+        try {
+            return readFiles(id).isPresent();
+        } catch (CorruptAssetException damaged) {
+            return false;
+        } catch (StoreUnavailableException e) {
+            return false; // unreadable: replaced by the fresh copy
+        }
+    }
+
+    private DirectoryStaged own(Staged staged) {
+        if (staged instanceof DirectoryStaged d && d.store() == this) {
+            return d;
+        }
+        throw new IllegalArgumentException("files staged by another store");
+    }
+
+    private StoredAsset write(StoredAsset meta, Path incoming) {
+        Path target = root.resolve(meta.id());
+        try {
+            writeDurably(incoming.resolve(MANIFEST), json.writeValueAsBytes(meta));
+            directorySync.sync(incoming);
+            try {
+                Files.move(incoming, target, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                throw new IOException("the store directory does not support atomic renames", e);
+            } catch (FileSystemException raced) {
+                // rename(2) onto an existing asset directory fails (ENOTEMPTY, reported as a plain
+                // FileSystemException): another process sharing the directory stored the same content first
+                if (!Files.isDirectory(target)) {
+                    throw raced;
+                }
+                deleteTree(incoming);
+                StoredAsset winner = readManifest(target);
+                // the other rename may not be durable yet (or our own, if its fsync failed before): it is
+                // acknowledged now, so it must be
+                directorySync.sync(root);
+                known.put(winner);
+                return winner;
+            }
+            // the rename is durable only once the directory holding the new entry is synced
+            try {
+                directorySync.sync(root);
+            } catch (IOException notDurable) {
+                // not acknowledged, so not kept: the store stays as it was (best effort; a restart may find it)
+                try {
+                    Path trash = root.resolve(".deleted-" + UUID.randomUUID());
+                    Files.move(target, trash, StandardCopyOption.ATOMIC_MOVE);
+                    deleteQuietly(trash);
+                } catch (IOException e) {
+                    notDurable.addSuppressed(e);
+                }
+                throw notDurable;
+            }
+            known.put(meta);
+            return meta;
+        } catch (IOException e) {
+            deleteQuietly(incoming);
+            throw unavailable("cannot store asset " + meta.id(), e);
+        }
+    }
+
+    /** Moves a corrupt copy out of the way of a fresh one. Holds the id's lock. */
+    private void removeDamaged(String id) {
+        try {
+            moveAwayAndDelete(root.resolve(id));
+        } catch (IOException e) {
+            throw unavailable("cannot remove the corrupt copy of asset " + id, e);
+        }
+        known.forget(id);
+        log.info("replacing the corrupt copy of asset {} with a fresh upload", id);
+    }
+
+    @Override
+    public Optional<List<SourceFile>> readFiles(String id) {
+        for (int attempt = 0; ; attempt++) {
+            Optional<String> damage = known.corruption(id);
+            if (damage.isPresent()) {
+                throw new CorruptAssetException(id, damage.get());
+            }
+            StoredAsset meta = find(id).orElse(null);
+            if (meta == null) {
+                return Optional.empty();
+            }
+            Path dir = root.resolve(id).resolve(FILES);
+            List<SourceFile> out = new ArrayList<>(meta.files().size());
+            int i = 0;
+            try {
+                for (; i < meta.files().size(); i++) {
+                    out.add(new SourceFile(meta.files().get(i).name(), Files.readAllBytes(dir.resolve(Integer.toString(i)))));
+                }
+            } catch (java.nio.file.NoSuchFileException gone) {
+                if (stillStored(id, meta)) {
+                    throw known.markCorrupt(id, meta, "file " + i + " (" + meta.files().get(i).name() + ") is missing");
+                }
+                if (attempt < 2) {
+                    continue; // deleted, or replaced by a fresh copy, while reading (here or by another process)
+                }
+                return Optional.empty();
+            } catch (IOException e) {
+                throw unavailable("cannot read asset " + id, e);
+            }
+            if (!ContentId.of(out).equals(id)) {
+                throw known.markCorrupt(id, meta, "content does not match its id");
+            }
+            return Optional.of(out);
+        }
+    }
+
+    /** Whether the directory still holds the copy of the asset read as {@code meta} (else: deleted or replaced). */
+    private boolean stillStored(String id, StoredAsset meta) {
+        synchronized (known.lock(id)) {
+            try {
+                Optional<StoredAsset> now = readManifestOf(id);
+                if (now.isPresent() && now.get().equals(meta)) {
+                    return true;
+                }
+                if (now.isEmpty()) {
+                    known.forget(id);
+                }
+                return false;
+            } catch (CorruptAssetException e) {
+                return true;
+            }
+        }
+    }
+
+    @Override
+    public boolean delete(String id) {
+        if (!ContentId.isWellFormed(id)) {
+            return false;
+        }
+        synchronized (known.lock(id)) {
+            boolean wasKnown = known.known(id).isPresent() || known.corruption(id).isPresent();
+            Path dir = root.resolve(id);
+            if (!wasKnown && !Files.isDirectory(dir)) {
+                requireRoot("cannot delete asset " + id);
+                return false;
+            }
+            try {
+                boolean moved = moveAwayAndDelete(dir);
+                known.forget(id);
+                return moved;
+            } catch (IOException e) {
+                throw unavailable("cannot delete asset " + id, e);
+            }
+        }
+    }
+
+    /**
+     * Checks that a file can be created in the store directory (the health probe: a {@code .health-*} file, removed
+     * again; one left by a crash is removed when the store next opens).
+     */
+    @Override
+    public Map<String, Object> check() {
+        try {
+            Path probe = Files.createTempFile(root, ".health-", ".probe");
+            Files.delete(probe);
+        } catch (IOException e) {
+            throw unavailable("cannot create a file in the asset store at " + root, e);
+        }
+        Map<String, Object> details = new java.util.LinkedHashMap<>();
+        details.put("type", "directory");
+        details.put("dir", root.toString());
+        details.put("assets", known.size());
+        return details;
+    }
+
+    /**
+     * Throws when the store directory itself is gone (an unmounted volume), which says nothing about an asset that
+     * is not found in it.
+     */
+    private void requireRoot(String what) {
+        if (!Files.isDirectory(root)) {
+            throw unavailable(what, new java.nio.file.NotDirectoryException(root + " (the store directory is gone)"));
+        }
+    }
+
+    private static StoreUnavailableException unavailable(String message, IOException cause) {
+        return new StoreUnavailableException(message, cause);
+    }
+
+    /** Renames {@code dir} away durably, then removes it; false when it was not there. */
+    private boolean moveAwayAndDelete(Path dir) throws IOException {
+        Path trash = root.resolve(".deleted-" + UUID.randomUUID());
+        try {
+            Files.move(dir, trash, StandardCopyOption.ATOMIC_MOVE);
+        } catch (java.nio.file.NoSuchFileException alreadyGone) {
+            return false;
+        }
+        // without it a crash could bring the acknowledged-deleted asset back (the rename undone)
+        directorySync.sync(root);
+        deleteTree(trash);
+        return true;
+    }
+
+    /**
+     * Removes what a crash can leave (an incoming write, a deletion, a health probe: never acknowledged, already
+     * deleted, or never an asset) when last modified at least {@code olderThan} ago.
+     */
+    private void removeTemporaries(Duration olderThan) throws IOException {
+        java.time.Instant cutoff = java.time.Instant.now().minus(olderThan);
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(root)) {
+            for (Path entry : entries) {
+                String name = entry.getFileName().toString();
+                if (TEMPORARY_PREFIXES.stream().anyMatch(name::startsWith)
+                        && (olderThan.isZero() || Files.getLastModifiedTime(entry).toInstant().isBefore(cutoff))) {
+                    deleteQuietly(entry);
+                }
+            }
+        }
+    }
+
+    /** Reads the directory's entries into the index: new ids added, vanished ones forgotten. */
+    private void scan() throws IOException {
+        Map<String, StoredAsset> listed = new java.util.HashMap<>();
+        java.util.Set<String> damaged = new java.util.HashSet<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(root)) {
+            for (Path entry : entries) {
+                String name = entry.getFileName().toString();
+                if (!ContentId.isWellFormed(name) || !Files.isDirectory(entry)) {
+                    continue;
+                }
+                Optional<StoredAsset> had = known.known(name);
+                if (had.isPresent()) {
+                    listed.put(name, had.get()); // manifests do not change; a replaced copy is seen by find
+                    continue;
+                }
+                try {
+                    readManifestOf(name).ifPresent(meta -> listed.put(name, meta));
+                } catch (CorruptAssetException e) {
+                    damaged.add(name);
+                    known.markCorrupt(name, null, e.reason());
+                }
+            }
+        }
+        damaged.addAll(known.corruptIds().stream().filter(id -> Files.isDirectory(root.resolve(id))).toList());
+        known.reconcile(listed, damaged);
+    }
+
+    /**
+     * The manifest of the asset directory {@code id} as stored now.
+     *
+     * @return empty when there is no such directory
+     * @throws CorruptAssetException when the directory has no readable manifest of this asset
+     */
+    private Optional<StoredAsset> readManifestOf(String id) {
+        Path dir = root.resolve(id);
+        if (!Files.isDirectory(dir)) {
+            requireRoot("cannot read asset " + id);
+            return Optional.empty();
+        }
+        if (!Files.isRegularFile(dir.resolve(MANIFEST))) {
+            if (!Files.isDirectory(dir)) {
+                return Optional.empty(); // renamed away by a delete meanwhile
+            }
+            throw new CorruptAssetException(id, "its manifest is missing");
+        }
+        StoredAsset meta;
+        try {
+            meta = readManifest(dir);
+        } catch (java.nio.file.NoSuchFileException gone) {
+            return Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            throw new CorruptAssetException(id, "its manifest is unreadable");
+        }
+        if (!meta.id().equals(id)) {
+            throw new CorruptAssetException(id, "its manifest describes another asset");
+        }
+        return Optional.of(meta);
+    }
+
+    private StoredAsset readManifest(Path dir) throws IOException {
+        try {
+            return json.readValue(Files.readAllBytes(dir.resolve(MANIFEST)), StoredAsset.class);
+        } catch (JacksonException e) {
+            throw new IOException("bad manifest in " + dir + ": " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private static void writeDurably(Path file, byte[] bytes) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer buf = ByteBuffer.wrap(bytes);
+            while (buf.hasRemaining()) {
+                ch.write(buf);
+            }
+            ch.force(true);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try {
+            deleteTree(dir);
+        } catch (IOException e) {
+            log.warn("could not remove {}: {}", dir, e.toString());
+        }
+    }
+}

@@ -1,0 +1,533 @@
+package io.posekit.store;
+
+import io.posekit.asset.SourceFile;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Uploaded files in an S3-compatible object store (AWS S3, MinIO, Ceph RGW, Cloudflare R2, GCS interoperability),
+ * shared by every replica. Keys under the configured prefix, all named by the content id:
+ * <ul>
+ *   <li>{@code <prefix>files/<id>/<n>}: the n-th uploaded file in canonical order (its bytes, as uploaded);</li>
+ *   <li>{@code <prefix>manifests/<id>.json}: the {@link StoredAsset}, written last: an asset exists exactly when its
+ *       manifest does, so readers see all of it or none.</li>
+ * </ul>
+ * Every key is determined by the content, so writing the files is idempotent, and the manifest is written with
+ * {@code If-None-Match: *}: when two replicas store the same upload at once, the first manifest wins and the other
+ * replica answers with it (stores that do not implement conditional writes answer 501 to it; then the manifest is
+ * written after a check that none exists, and the later of two racing writers replaces the other's creation time).
+ * An acknowledged PUT is durable in the object store, so {@link #commit} returning means the asset survives this
+ * process.
+ *
+ * <p>Nothing is written before {@link #commit}: {@link #stage} keeps the files (already in memory) so a failed parse
+ * leaves nothing behind. Deletion removes the manifest first (the asset is gone at once), then the files; a crash
+ * between the two leaves unreferenced files that the same upload overwrites. A delete racing another replica's
+ * upload of the same content can leave a manifest without files: that asset reads as corrupt (410) until it is
+ * deleted or uploaded again.
+ *
+ * <p>Files are verified against the id when read, as in every store. Failures to reach the store (connection
+ * refused, timeouts, 5xx, throttling, access denied, a missing bucket) are {@link StoreUnavailableException}s. The
+ * client retries with the SDK's standard strategy within the configured timeout.
+ */
+public final class S3AssetStore implements AssetStore {
+
+    private static final Logger log = LoggerFactory.getLogger(S3AssetStore.class);
+    /** The most bytes a manifest may have: one line per file, at most a thousand files. */
+    static final int MAX_MANIFEST_BYTES = 1 << 20;
+
+    /**
+     * How to reach the store.
+     *
+     * @param bucket the bucket
+     * @param prefix prepended to every key (empty, or ending with {@code /}, e.g. {@code posekit/})
+     * @param endpoint the endpoint for S3-compatible stores ({@code http://minio:9000}); null for AWS's
+     * @param region the signing region ({@code us-east-1} for most S3-compatible stores)
+     * @param pathStyle path-style requests ({@code http://host/bucket/key}), which MinIO and Ceph need
+     * @param accessKeyId the access key; null to use the SDK's default credentials chain (environment variables
+     *     {@code AWS_ACCESS_KEY_ID}/{@code AWS_SECRET_ACCESS_KEY}, web identity tokens, profiles, instance roles)
+     * @param secretAccessKey the secret key, with {@code accessKeyId}
+     * @param createBucket whether to create the bucket when it does not exist
+     * @param timeout the longest one store operation may take, retries included
+     * @param revalidate how long a known asset is trusted before its manifest is looked at again
+     */
+    public record Settings(String bucket, String prefix, URI endpoint, String region, boolean pathStyle,
+            String accessKeyId, String secretAccessKey, boolean createBucket, Duration timeout, Duration revalidate) {
+
+        public Settings {
+            if (bucket == null || bucket.isBlank()) {
+                throw new IllegalArgumentException("the S3 store needs a bucket (posekit.store.s3.bucket)");
+            }
+            prefix = prefix == null ? "" : prefix;
+            if (!prefix.isEmpty() && !prefix.endsWith("/")) {
+                prefix = prefix + "/";
+            }
+            if ((accessKeyId == null) != (secretAccessKey == null)) {
+                throw new IllegalArgumentException("an S3 access key id needs its secret access key, and vice versa");
+            }
+        }
+    }
+
+    private final S3Client s3;
+    private final String bucket;
+    private final String prefix;
+    private final String location;
+    private final boolean createBucket;
+    private final KnownAssets known;
+    private final JsonMapper json = JsonMapper.builder().build();
+    /** False once the store answered 501 to a conditional write. */
+    private volatile boolean conditionalWrites = true;
+    private volatile boolean bucketReady;
+
+    /**
+     * A store on its own client, built from {@code settings}; closes it in {@link #close}. Does not contact the
+     * store: an unreachable store is reported by {@link #check} and by the operations.
+     */
+    public static S3AssetStore open(Settings settings) {
+        AwsCredentialsProvider credentials = settings.accessKeyId() == null
+                ? DefaultCredentialsProvider.builder().build()
+                : StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(settings.accessKeyId(), settings.secretAccessKey()));
+        var builder = S3Client.builder()
+                .region(Region.of(settings.region()))
+                .credentialsProvider(credentials)
+                .forcePathStyle(settings.pathStyle())
+                // S3-compatible stores differ in the flexible checksums they take; content is verified against its
+                // SHA-256 id on every read instead
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+                .httpClient(Apache5HttpClient.builder()
+                        .connectionTimeout(Duration.ofSeconds(2))
+                        .socketTimeout(settings.timeout())
+                        .maxConnections(64)
+                        .build())
+                .overrideConfiguration(o -> o.apiCallTimeout(settings.timeout()));
+        if (settings.endpoint() != null) {
+            builder.endpointOverride(settings.endpoint());
+        }
+        return new S3AssetStore(builder.build(), settings.bucket(), settings.prefix(), settings.createBucket(),
+                settings.revalidate());
+    }
+
+    /** A store on {@code s3} (which the caller owns) under {@code prefix} of {@code bucket}. */
+    S3AssetStore(S3Client s3, String bucket, String prefix, boolean createBucket, Duration revalidate) {
+        this.s3 = s3;
+        this.bucket = bucket;
+        this.prefix = prefix;
+        this.createBucket = createBucket;
+        this.location = "s3://" + bucket + "/" + prefix;
+        this.known = new KnownAssets(revalidate, System::nanoTime);
+        try {
+            ensureBucket();
+            log.info("asset store at {} ({} assets)", location, list().size());
+        } catch (StoreUnavailableException e) {
+            log.warn("asset store at {} is unavailable at start-up: {}", location, e.getMessage());
+        }
+    }
+
+    /** Closes the client. */
+    public void close() {
+        s3.close();
+    }
+
+    @Override
+    public String location() {
+        return location;
+    }
+
+    @Override
+    public Optional<StoredAsset> find(String id) {
+        if (!ContentId.isWellFormed(id)) {
+            return Optional.empty();
+        }
+        return known.find(id, this::readManifestOf);
+    }
+
+    @Override
+    public Optional<String> corruption(String id) {
+        return known.corruption(id);
+    }
+
+    @Override
+    public List<String> corruptIds() {
+        return known.corruptIds();
+    }
+
+    @Override
+    public List<StoredAsset> list() {
+        Map<String, StoredAsset> listed = new HashMap<>();
+        Set<String> damaged = new HashSet<>();
+        String manifests = prefix + "manifests/";
+        try {
+            for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(manifests)).contents()) {
+                String name = o.key().substring(manifests.length());
+                if (!name.endsWith(".json") || !ContentId.isWellFormed(name.substring(0, name.length() - 5))) {
+                    continue;
+                }
+                String id = name.substring(0, name.length() - 5);
+                Optional<StoredAsset> had = known.known(id);
+                if (had.isPresent()) {
+                    listed.put(id, had.get()); // a replaced copy is seen by find when the entry is revalidated
+                    continue;
+                }
+                try {
+                    readManifestOf(id).ifPresent(meta -> listed.put(id, meta));
+                } catch (CorruptAssetException e) {
+                    damaged.add(id);
+                    known.markCorrupt(id, null, e.reason());
+                }
+            }
+        } catch (SdkException e) {
+            throw unavailable("cannot list the asset store at " + location, e);
+        }
+        damaged.addAll(known.corruptIds().stream().filter(listed::containsKey).toList());
+        known.reconcile(listed, damaged);
+        return known.assets();
+    }
+
+    /** Files held in memory until {@link #commit}: nothing is written for an upload that fails to parse. */
+    private record S3Staged(String id, List<SourceFile> files, S3AssetStore store) implements Staged {
+    }
+
+    @Override
+    public Staged stage(String id, List<SourceFile> files) {
+        return new S3Staged(id, ContentId.canonicalOrder(files), this);
+    }
+
+    @Override
+    public void discard(Staged staged) {
+        own(staged); // nothing was written
+    }
+
+    @Override
+    public StoredAsset commit(Staged staged, StoredAsset meta) {
+        S3Staged mine = own(staged);
+        if (!mine.id().equals(meta.id())) {
+            throw new IllegalArgumentException("files staged for " + mine.id() + " cannot be stored as " + meta.id());
+        }
+        String id = meta.id();
+        synchronized (known.lock(id)) {
+            Optional<StoredAsset> existing = known.find(id, this::readManifestOf);
+            boolean replacing = known.corruption(id).isPresent();
+            if (existing.isPresent() && !replacing) {
+                if (intact(id)) {
+                    return existing.get();
+                }
+                replacing = true; // damaged where this replica did not look: the upload repairs it
+            }
+            try {
+                for (int i = 0; i < mine.files().size(); i++) {
+                    byte[] bytes = mine.files().get(i).bytes();
+                    String key = fileKey(id, i);
+                    s3.putObject(b -> b.bucket(bucket).key(key).contentLength((long) bytes.length)
+                            .contentType("application/octet-stream"), RequestBody.fromBytes(bytes));
+                }
+                byte[] manifest = json.writeValueAsBytes(meta);
+                Optional<StoredAsset> winner = putManifest(id, manifest, !replacing);
+                if (winner.isPresent()) {
+                    known.put(winner.get());
+                    return winner.get();
+                }
+            } catch (SdkException e) {
+                throw unavailable("cannot store asset " + id, e);
+            }
+            if (replacing) {
+                log.info("replaced the corrupt copy of asset {} with a fresh upload", id);
+            }
+            known.put(meta);
+            return meta;
+        }
+    }
+
+    /**
+     * Writes the manifest, when {@code exclusive} only if none exists.
+     *
+     * @return the manifest that won when another replica wrote one first; empty when this one was written
+     */
+    private Optional<StoredAsset> putManifest(String id, byte[] manifest, boolean exclusive) {
+        String key = manifestKey(id);
+        if (exclusive && conditionalWrites) {
+            try {
+                s3.putObject(b -> b.bucket(bucket).key(key).ifNoneMatch("*").contentType("application/json")
+                        .contentLength((long) manifest.length), RequestBody.fromBytes(manifest));
+                return Optional.empty();
+            } catch (S3Exception e) {
+                if (e.statusCode() == 412 || e.statusCode() == 409) {
+                    // 412: another replica's manifest is there; 409: its write is in flight, and wins
+                    return Optional.of(readManifestAfterRace(id));
+                }
+                if (e.statusCode() != 501) {
+                    throw e;
+                }
+                conditionalWrites = false;
+                log.warn("the object store at {} does not implement conditional writes (If-None-Match); manifests are"
+                        + " written after checking that none exists", location);
+            }
+        }
+        if (exclusive) {
+            Optional<StoredAsset> there = readManifestOf(id);
+            if (there.isPresent()) {
+                return there;
+            }
+        }
+        s3.putObject(b -> b.bucket(bucket).key(key).contentType("application/json")
+                .contentLength((long) manifest.length), RequestBody.fromBytes(manifest));
+        return Optional.empty();
+    }
+
+    private StoredAsset readManifestAfterRace(String id) {
+        return readManifestOf(id).orElseThrow(() -> new StoreUnavailableException(
+                "asset " + id + " was being stored by another replica and then deleted; upload it again",
+                new IOException("manifest gone after a lost conditional write")));
+    }
+
+    /**
+     * Whether the stored copy reads back as its id (another replica may have stored it, or seen it damaged, without
+     * this one knowing): an upload of content that is already stored costs a read of it.
+     */
+    private boolean intact(String id) {
+        try {
+            return readFiles(id).isPresent();
+        } catch (CorruptAssetException damaged) {
+            return false;
+        }
+    }
+
+    private S3Staged own(Staged staged) {
+        if (staged instanceof S3Staged s && s.store() == this) {
+            return s;
+        }
+        throw new IllegalArgumentException("files staged by another store");
+    }
+
+    @Override
+    public Optional<List<SourceFile>> readFiles(String id) {
+        for (int attempt = 0; ; attempt++) {
+            Optional<String> damage = known.corruption(id);
+            if (damage.isPresent()) {
+                throw new CorruptAssetException(id, damage.get());
+            }
+            StoredAsset meta = find(id).orElse(null);
+            if (meta == null) {
+                return Optional.empty();
+            }
+            List<SourceFile> out = new ArrayList<>(meta.files().size());
+            String missing = null;
+            for (int i = 0; i < meta.files().size() && missing == null; i++) {
+                StoredAsset.StoredFile file = meta.files().get(i);
+                Optional<byte[]> bytes = readObject(fileKey(id, i), file.sizeBytes(), id, meta,
+                        "file " + i + " (" + file.name() + ")");
+                if (bytes.isEmpty()) {
+                    missing = "file " + i + " (" + file.name() + ") is missing";
+                } else {
+                    out.add(new SourceFile(file.name(), bytes.get()));
+                }
+            }
+            if (missing != null) {
+                if (stillStored(id, meta)) {
+                    throw known.markCorrupt(id, meta, missing);
+                }
+                if (attempt < 2) {
+                    continue; // deleted, or replaced by a fresh copy, while reading (here or by another replica)
+                }
+                return Optional.empty();
+            }
+            if (!ContentId.of(out).equals(id)) {
+                throw known.markCorrupt(id, meta, "content does not match its id");
+            }
+            return Optional.of(out);
+        }
+    }
+
+    /**
+     * The bytes of one stored file, which the manifest says has {@code expected} bytes.
+     *
+     * @return empty when the object does not exist
+     * @throws CorruptAssetException when it has another length
+     */
+    private Optional<byte[]> readObject(String key, long expected, String id, StoredAsset meta, String what) {
+        try (ResponseInputStream<GetObjectResponse> in = s3.getObject(b -> b.bucket(bucket).key(key))) {
+            Long length = in.response().contentLength();
+            if (length == null || length != expected) {
+                throw known.markCorrupt(id, meta, what + " has " + length + " bytes where " + expected
+                        + " were stored");
+            }
+            return Optional.of(in.readNBytes((int) expected));
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        } catch (SdkException e) {
+            throw unavailable("cannot read asset " + id, e);
+        } catch (IOException e) {
+            throw new StoreUnavailableException("cannot read asset " + id + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether the store still holds the copy of the asset read as {@code meta} (else: deleted or replaced). */
+    private boolean stillStored(String id, StoredAsset meta) {
+        synchronized (known.lock(id)) {
+            try {
+                Optional<StoredAsset> now = readManifestOf(id);
+                if (now.isEmpty()) {
+                    known.forget(id);
+                }
+                return now.isPresent() && now.get().equals(meta);
+            } catch (CorruptAssetException e) {
+                return true;
+            }
+        }
+    }
+
+    @Override
+    public boolean delete(String id) {
+        if (!ContentId.isWellFormed(id)) {
+            return false;
+        }
+        synchronized (known.lock(id)) {
+            try {
+                boolean existed = known.corruption(id).isPresent() || exists(manifestKey(id));
+                if (!existed) {
+                    known.forget(id);
+                    return false;
+                }
+                // the manifest first: the asset is gone at once, whatever happens to the rest
+                s3.deleteObject(b -> b.bucket(bucket).key(manifestKey(id)));
+                known.forget(id);
+                String files = prefix + "files/" + id + "/";
+                for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(files)).contents()) {
+                    s3.deleteObject(b -> b.bucket(bucket).key(o.key()));
+                }
+                return true;
+            } catch (SdkException e) {
+                throw unavailable("cannot delete asset " + id, e);
+            }
+        }
+    }
+
+    /** Checks that the bucket answers (creating it first when so configured). */
+    @Override
+    public Map<String, Object> check() {
+        try {
+            ensureBucket();
+            s3.headBucket(b -> b.bucket(bucket));
+        } catch (SdkException e) {
+            throw unavailable("the object store at " + location + " does not answer", e);
+        }
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("type", "s3");
+        details.put("location", location);
+        details.put("assets", known.size());
+        return details;
+    }
+
+    private void ensureBucket() {
+        if (!createBucket || bucketReady) {
+            return;
+        }
+        try {
+            s3.headBucket(b -> b.bucket(bucket));
+        } catch (NoSuchBucketException e) {
+            s3.createBucket(b -> b.bucket(bucket));
+            log.info("created bucket {}", bucket);
+        } catch (S3Exception e) {
+            if (e.statusCode() != 404) {
+                throw unavailable("cannot reach bucket " + bucket, e);
+            }
+            s3.createBucket(b -> b.bucket(bucket));
+            log.info("created bucket {}", bucket);
+        } catch (SdkException e) {
+            throw unavailable("cannot reach bucket " + bucket, e);
+        }
+        bucketReady = true;
+    }
+
+    private boolean exists(String key) {
+        try {
+            s3.headObject(b -> b.bucket(bucket).key(key));
+            return true;
+        } catch (NoSuchKeyException e) {
+            return false;
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * The manifest of asset {@code id} as stored now.
+     *
+     * @return empty when there is none
+     * @throws CorruptAssetException when it cannot be read as a manifest of this asset
+     */
+    private Optional<StoredAsset> readManifestOf(String id) {
+        byte[] bytes;
+        try (ResponseInputStream<GetObjectResponse> in = s3.getObject(b -> b.bucket(bucket).key(manifestKey(id)))) {
+            Long length = in.response().contentLength();
+            if (length == null || length > MAX_MANIFEST_BYTES) {
+                throw new CorruptAssetException(id, "its manifest has " + length + " bytes");
+            }
+            bytes = in.readNBytes(length.intValue());
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        } catch (SdkException e) {
+            throw unavailable("cannot read asset " + id, e);
+        } catch (IOException e) {
+            throw new StoreUnavailableException("cannot read asset " + id + ": " + e.getMessage(), e);
+        }
+        StoredAsset meta;
+        try {
+            meta = json.readValue(bytes, StoredAsset.class);
+        } catch (JacksonException e) {
+            throw new CorruptAssetException(id, "its manifest is unreadable");
+        }
+        if (meta == null || !id.equals(meta.id())) {
+            throw new CorruptAssetException(id, "its manifest describes another asset");
+        }
+        return Optional.of(meta);
+    }
+
+    private String manifestKey(String id) {
+        return prefix + "manifests/" + id + ".json";
+    }
+
+    private String fileKey(String id, int n) {
+        return prefix + "files/" + id + "/" + n;
+    }
+
+    private static StoreUnavailableException unavailable(String message, SdkException cause) {
+        String why = cause instanceof S3Exception s3e && s3e.awsErrorDetails() != null
+                ? s3e.statusCode() + " " + s3e.awsErrorDetails().errorCode()
+                : cause.getClass().getSimpleName() + ": " + cause.getMessage();
+        return new StoreUnavailableException(message + " (" + why + ")", new IOException(why, cause));
+    }
+}
