@@ -307,6 +307,7 @@ for label, n in (("single", 1), ("hash", 3), ("rr", 3)):
         hit, miss = sum(d["hit"] for d in per.values()), sum(d["miss"] for d in per.values())
         gets["hit"] += hit; gets["miss"] += miss
         ups = {k[len("upstream_"):]: int(v) for k, v in r.items() if k.startswith("upstream_")}
+        statuses = {k[len("status_"):]: int(v) for k, v in r.items() if k.startswith("status_")}
         by_replica = {ip_name.get(a.split(":")[0], a): c for a, c in ups.items()}
         run = {"config": label, "replicas": n, "endpoint": ep,
                "rps": r["rps"], "p50_ms": r["p50_ms"], "p90_ms": r["p90_ms"], "p99_ms": r["p99_ms"],
@@ -314,7 +315,8 @@ for label, n in (("single", 1), ("hash", 3), ("rr", 3)):
                "socket_errors": int(r["socket_errors"]), "timeouts": int(r["timeouts"]),
                "cache_hits": hit, "cache_misses": miss,
                "hit_ratio": round(hit / (hit + miss), 4) if hit + miss else None,
-               "parses": sum(d["parses"] for d in per.values()), "per_replica": per, "responses_by_upstream": by_replica}
+               "parses": sum(d["parses"] for d in per.values()), "per_replica": per, "responses_by_upstream": by_replica,
+               "error_statuses": statuses}
         runs.append(run)
     rows.append((label, n, gets))
 out["runs"] = runs
@@ -337,6 +339,10 @@ for r in runs:
         r["non2xx"] + r["socket_errors"] + r["timeouts"],
         "-" if r["hit_ratio"] is None else "%.1f %%" % (100 * r["hit_ratio"]), r["parses"]))
 lines.append("")
+for r in runs:
+    if r["error_statuses"]:
+        lines.append("Errors, %s %s: %s (by upstream: %s)" % (names[r["config"]], r["endpoint"], ", ".join(
+            "%s × %d" % kv_ for kv_ in sorted(r["error_statuses"].items())), r["responses_by_upstream"]))
 c = out["config"]
 lines.append("Cache hit ratio over both measured runs: " + ", ".join(
     "%s %.1f %%" % (names[k], 100 * v) for k, v in out["hit_ratio"].items() if v is not None))
