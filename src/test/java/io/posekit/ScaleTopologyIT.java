@@ -233,6 +233,8 @@ class ScaleTopologyIT {
             List<String> addresses = List.of(upstream(again).split(",\\s*"));
             assertThat(replicaOf(byAddress, addresses.getLast())).isEqualTo(successor);
         }
+        System.out.printf(Locale.ROOT, "asset %s: uploaded on %s, owned by %s, read directly on %s; %s stopped, "
+                + "nginx tried %s; owners of the 12 others: %s%n", id, uploader, owner, reader, owner, tried, ownerOf.values());
         // the successor parsed the asset from the store unless it had it already (as the uploader or the reader)
         long expectedParses = successor.equals(uploader) || successor.equals(reader) ? 0 : 1;
         assertThat(reloads(successor) - reloadsBefore.get(successor)).as("parses from the store on %s", successor)
