@@ -24,7 +24,8 @@ ENV POSEKIT_STORE_DIR=/data \
     JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:InitialRAMPercentage=25 -XX:+ExitOnOutOfMemoryError"
 VOLUME /data
 EXPOSE 8080
-# readiness over plain bash (no curl in the JRE images): UP once the store is writable and the app accepts traffic
+# readiness over plain bash (no curl in the JRE images): 200 once the store is writable and the app accepts traffic
+# (an unreachable shared S3 store is DEGRADED, still 200: every replica is affected alike and serves what it parsed)
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
-    CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /actuator/health/readiness HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && grep -q '\"status\":\"UP\"' <&3"]
+    CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /actuator/health/readiness HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -qE '^HTTP/1[.][01] 200'"]
 ENTRYPOINT ["java", "org.springframework.boot.loader.launch.JarLauncher"]

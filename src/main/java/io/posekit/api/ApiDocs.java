@@ -60,9 +60,13 @@ final class ApiDocs {
     static final String GONE = "The asset's stored files no longer match its id (corrupt in the store); delete it and"
             + " upload it again.";
     static final String BUSY_UPLOAD = "Every parsing thread is busy and the waiting slots are taken, or the upload waited"
-            + " the parse-time limit for a thread; nothing was stored. Retry after Retry-After seconds.";
+            + " the parse-time limit for a thread, or the asset store could not be reached; nothing was stored. Retry"
+            + " after Retry-After seconds.";
     static final String BUSY_REPARSE = "The asset had to be parsed again (evicted from the cache) and no parsing thread"
-            + " could do it in time. Retry after Retry-After seconds.";
+            + " could do it in time, or it had to be read from the asset store and the store could not be reached."
+            + " Retry after Retry-After seconds.";
+    static final String STORE_UNAVAILABLE = "The asset store could not be reached or did not complete the operation;"
+            + " nothing was changed. Retry after Retry-After seconds.";
     static final String RETRY_AFTER = "Seconds to wait before retrying.";
     static final String GLB_DISPOSITION = "For model/gltf-binary responses: inline, with a file name.";
     static final String NOT_FOUND_OR_NO_MESHES = "The asset or clip does not exist, or the asset has no meshes.";

@@ -94,8 +94,13 @@ class AssetController {
 
     @GetMapping
     @Operation(operationId = "listAssets", summary = "List stored assets", description = "Every stored asset, oldest first.",
-            responses = @ApiResponse(responseCode = "200", description = "The stored assets.",
-                    content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = AssetList.class))))
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The stored assets.",
+                        content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = AssetList.class))),
+                @ApiResponse(responseCode = "503", description = ApiDocs.STORE_UNAVAILABLE,
+                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
+                                schema = @Schema(type = "integer")),
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
     AssetList list() {
         return new AssetList(assets.list().stream()
                 .map(a -> new AssetList.Item(a.id(), a.name(), a.format(), a.sizeBytes()))
@@ -118,6 +123,10 @@ class AssetController {
             responses = {
                 @ApiResponse(responseCode = "204", description = "Deleted."),
                 @ApiResponse(responseCode = "404", description = ApiDocs.NOT_FOUND,
+                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
+                @ApiResponse(responseCode = "503", description = ApiDocs.STORE_UNAVAILABLE,
+                        headers = @Header(name = HttpHeaders.RETRY_AFTER, description = ApiDocs.RETRY_AFTER,
+                                schema = @Schema(type = "integer")),
                         content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
     ResponseEntity<Void> delete(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id) {
         if (!assets.delete(id)) {

@@ -5,13 +5,17 @@ import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -64,6 +68,8 @@ public final class S3AssetStore implements AssetStore {
     private static final Logger log = LoggerFactory.getLogger(S3AssetStore.class);
     /** The most bytes a manifest may have: one line per file, at most a thousand files. */
     static final int MAX_MANIFEST_BYTES = 1 << 20;
+    /** Manifests read at once by a listing. */
+    static final int LIST_READS = 16;
 
     /**
      * How to reach the store.
@@ -148,7 +154,10 @@ public final class S3AssetStore implements AssetStore {
         this.known = new KnownAssets(revalidate, System::nanoTime);
         try {
             ensureBucket();
-            log.info("asset store at {} ({} assets)", location, list().size());
+            s3.headBucket(b -> b.bucket(bucket));
+            log.info("asset store at {}", location);
+        } catch (SdkException e) {
+            log.warn("asset store at {} is unavailable at start-up: {}", location, e.getMessage());
         } catch (StoreUnavailableException e) {
             log.warn("asset store at {} is unavailable at start-up: {}", location, e.getMessage());
         }
@@ -184,8 +193,9 @@ public final class S3AssetStore implements AssetStore {
 
     @Override
     public List<StoredAsset> list() {
-        Map<String, StoredAsset> listed = new HashMap<>();
-        Set<String> damaged = new HashSet<>();
+        Map<String, StoredAsset> listed = new ConcurrentHashMap<>();
+        Set<String> damaged = ConcurrentHashMap.newKeySet();
+        List<String> unknown = new ArrayList<>();
         String manifests = prefix + "manifests/";
         try {
             for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(manifests)).contents()) {
@@ -194,24 +204,57 @@ public final class S3AssetStore implements AssetStore {
                     continue;
                 }
                 String id = name.substring(0, name.length() - 5);
-                Optional<StoredAsset> had = known.known(id);
-                if (had.isPresent()) {
-                    listed.put(id, had.get()); // a replaced copy is seen by find when the entry is revalidated
-                    continue;
-                }
-                try {
-                    readManifestOf(id).ifPresent(meta -> listed.put(id, meta));
-                } catch (CorruptAssetException e) {
-                    damaged.add(id);
-                    known.markCorrupt(id, null, e.reason());
-                }
+                // a known manifest is not read again: a replaced copy is seen by find when its entry is revalidated
+                known.known(id).ifPresentOrElse(meta -> listed.put(id, meta), () -> unknown.add(id));
             }
         } catch (SdkException e) {
             throw unavailable("cannot list the asset store at " + location, e);
         }
+        readManifests(unknown, listed, damaged);
         damaged.addAll(known.corruptIds().stream().filter(listed::containsKey).toList());
         known.reconcile(listed, damaged);
         return known.assets();
+    }
+
+    /**
+     * Reads the manifests of {@code ids} into {@code listed} (or {@code damaged}), {@link #LIST_READS} at a time: a
+     * replica's first listing of a large store is one GET per asset.
+     */
+    private void readManifests(List<String> ids, Map<String, StoredAsset> listed, Set<String> damaged) {
+        if (ids.isEmpty()) {
+            return;
+        }
+        Semaphore slots = new Semaphore(LIST_READS);
+        try (ExecutorService reads = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> pending = new ArrayList<>(ids.size());
+            for (String id : ids) {
+                pending.add(reads.submit(() -> {
+                    slots.acquireUninterruptibly();
+                    try {
+                        readManifestOf(id).ifPresent(meta -> listed.put(id, meta));
+                    } catch (CorruptAssetException e) {
+                        damaged.add(id);
+                        known.markCorrupt(id, null, e.reason());
+                    } finally {
+                        slots.release();
+                    }
+                }));
+            }
+            for (Future<?> f : pending) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof RuntimeException r) {
+                        pending.forEach(p -> p.cancel(true));
+                        throw r;
+                    }
+                    throw new IllegalStateException(e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new StoreUnavailableException("interrupted while listing the asset store", new IOException(e));
+                }
+            }
+        }
     }
 
     /** Files held in memory until {@link #commit}: nothing is written for an upload that fails to parse. */
