@@ -39,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * <p>Metrics: {@code posekit.upload.size} (bytes per upload, tagged {@code outcome} created, existing or
  * rejected), {@code posekit.import.duration} (parse time, tagged {@code source} upload or reload,
  * {@code format} and {@code outcome}: success, invalid, unsupported, too_large, bug for an importer's
- * unexpected failure, error), and the cache's own ({@code cache.*}, {@code cache=assets}).
+ * unexpected failure, error), {@code posekit.store.duration} (one store operation, tagged {@code op} stage, commit,
+ * read, list or delete and {@code outcome} success, unavailable, corrupt or error), and the cache's own
+ * ({@code cache.*}, {@code cache=assets}).
  */
 public final class AssetRepository {
 
@@ -189,7 +191,7 @@ public final class AssetRepository {
                 () -> parse(files, "upload"));
         AssetStore.Staged staged;
         try {
-            staged = store.stage(id, files);
+            staged = timed("stage", () -> store.stage(id, files));
         } catch (RuntimeException e) {
             parse.cancel(true);
             throw e;
@@ -208,7 +210,7 @@ public final class AssetRepository {
                 .map(f -> new StoredAsset.StoredFile(f.name(), f.size())).toList();
         StoredAsset meta = new StoredAsset(id, imported.main().baseName(), imported.model().format().wireName(), size,
                 clock.instant(), stored);
-        StoredAsset saved = store.commit(staged, meta);
+        StoredAsset saved = timed("commit", () -> store.commit(staged, meta));
         Loaded loaded = new Loaded(saved, imported.model());
         cache.put(id, CompletableFuture.completedFuture(loaded));
         uploadSize(saved == meta ? "created" : "existing").record(size);
@@ -241,7 +243,7 @@ public final class AssetRepository {
 
     /** What the store holds, oldest first. */
     public List<StoredAsset> list() {
-        return store.list();
+        return timed("list", store::list);
     }
 
     /** Deletes an asset from the store and the cache; false when it did not exist. */
@@ -249,7 +251,7 @@ public final class AssetRepository {
         if (!ContentId.isWellFormed(id)) {
             return false;
         }
-        boolean deleted = store.delete(id);
+        boolean deleted = timed("delete", () -> store.delete(id));
         cache.synchronous().invalidate(id);
         return deleted;
     }
@@ -259,7 +261,7 @@ public final class AssetRepository {
         if (meta.isEmpty()) {
             return null;
         }
-        Optional<List<SourceFile>> files = store.readFiles(id);
+        Optional<List<SourceFile>> files = timed("read", () -> store.readFiles(id));
         if (files.isEmpty()) {
             return null;
         }
@@ -293,7 +295,7 @@ public final class AssetRepository {
         if (base.isEmpty()) {
             return Optional.empty();
         }
-        List<SourceFile> baseFiles = store.readFiles(baseId).orElse(null);
+        List<SourceFile> baseFiles = timed("read", () -> store.readFiles(baseId)).orElse(null);
         if (baseFiles == null) {
             return Optional.empty();
         }
@@ -320,7 +322,7 @@ public final class AssetRepository {
         List<StoredAsset.StoredFile> stored = ContentId.canonicalOrder(combined).stream()
                 .map(f -> new StoredAsset.StoredFile(f.name(), f.size())).toList();
         StoredAsset meta = new StoredAsset(id, original.name(), original.format(), size, clock.instant(), stored);
-        StoredAsset saved = store.save(meta, combined);
+        StoredAsset saved = timed("commit", () -> store.save(meta, combined));
         Loaded loaded = new Loaded(saved, bound.model());
         cache.put(id, CompletableFuture.completedFuture(loaded));
         return Optional.of(new AddedClips(loaded, saved == meta, bound));
@@ -392,6 +394,32 @@ public final class AssetRepository {
             Timer.builder("posekit.import.duration")
                     .description("time to parse an asset into its runtime model")
                     .tags("source", source, "format", format, "outcome", outcome)
+                    .register(meters)
+                    .record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * Runs one store operation, timing it as {@code posekit.store.duration} with {@code op} (stage, commit, read,
+     * list, delete) and {@code outcome} (success, unavailable, corrupt, error).
+     */
+    private <T> T timed(String op, java.util.function.Supplier<T> call) {
+        long start = System.nanoTime();
+        String outcome = "error";
+        try {
+            T result = call.get();
+            outcome = "success";
+            return result;
+        } catch (StoreUnavailableException e) {
+            outcome = "unavailable";
+            throw e;
+        } catch (CorruptAssetException e) {
+            outcome = "corrupt";
+            throw e;
+        } finally {
+            Timer.builder("posekit.store.duration")
+                    .description("time of one asset store operation (the directory or the object store)")
+                    .tags("op", op, "outcome", outcome)
                     .register(meters)
                     .record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
         }

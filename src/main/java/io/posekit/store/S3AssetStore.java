@@ -156,9 +156,7 @@ public final class S3AssetStore implements AssetStore {
             ensureBucket();
             s3.headBucket(b -> b.bucket(bucket));
             log.info("asset store at {}", location);
-        } catch (SdkException e) {
-            log.warn("asset store at {} is unavailable at start-up: {}", location, e.getMessage());
-        } catch (StoreUnavailableException e) {
+        } catch (SdkException | StoreUnavailableException e) {
             log.warn("asset store at {} is unavailable at start-up: {}", location, e.getMessage());
         }
     }
@@ -278,37 +276,38 @@ public final class S3AssetStore implements AssetStore {
             throw new IllegalArgumentException("files staged for " + mine.id() + " cannot be stored as " + meta.id());
         }
         String id = meta.id();
-        synchronized (known.lock(id)) {
-            Optional<StoredAsset> existing = known.find(id, this::readManifestOf);
-            boolean replacing = known.corruption(id).isPresent();
-            if (existing.isPresent() && !replacing) {
-                if (intact(id)) {
-                    return existing.get();
-                }
-                replacing = true; // damaged where this replica did not look: the upload repairs it
+        Optional<StoredAsset> existing = find(id);
+        boolean replacing = known.corruption(id).isPresent();
+        if (existing.isPresent() && !replacing) {
+            if (intact(id)) {
+                return existing.get();
             }
-            try {
-                for (int i = 0; i < mine.files().size(); i++) {
-                    byte[] bytes = mine.files().get(i).bytes();
-                    String key = fileKey(id, i);
-                    s3.putObject(b -> b.bucket(bucket).key(key).contentLength((long) bytes.length)
-                            .contentType("application/octet-stream"), RequestBody.fromBytes(bytes));
-                }
-                byte[] manifest = json.writeValueAsBytes(meta);
+            replacing = true; // damaged where this replica did not look: the upload repairs it
+        }
+        try {
+            // outside the id's lock: the keys are named by the content, so writing them twice writes the same bytes
+            for (int i = 0; i < mine.files().size(); i++) {
+                byte[] bytes = mine.files().get(i).bytes();
+                String key = fileKey(id, i);
+                s3.putObject(b -> b.bucket(bucket).key(key).contentLength((long) bytes.length)
+                        .contentType("application/octet-stream"), RequestBody.fromBytes(bytes));
+            }
+            byte[] manifest = json.writeValueAsBytes(meta);
+            synchronized (known.lock(id)) {
                 Optional<StoredAsset> winner = putManifest(id, manifest, !replacing);
                 if (winner.isPresent()) {
                     known.put(winner.get());
                     return winner.get();
                 }
-            } catch (SdkException e) {
-                throw unavailable("cannot store asset " + id, e);
+                known.put(meta);
             }
-            if (replacing) {
-                log.info("replaced the corrupt copy of asset {} with a fresh upload", id);
-            }
-            known.put(meta);
-            return meta;
+        } catch (SdkException e) {
+            throw unavailable("cannot store asset " + id, e);
         }
+        if (replacing) {
+            log.info("replaced the corrupt copy of asset {} with a fresh upload", id);
+        }
+        return meta;
     }
 
     /**

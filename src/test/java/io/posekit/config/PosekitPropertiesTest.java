@@ -2,12 +2,16 @@ package io.posekit.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.validation.autoconfigure.ValidationAutoConfiguration;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.util.unit.DataSize;
 
 class PosekitPropertiesTest {
@@ -48,5 +52,48 @@ class PosekitPropertiesTest {
                 .hasFailed().getFailure().rootCause().hasMessageContaining("posekit.cache.max-bytes must be at least 1MB"));
         runner.withPropertyValues("posekit.upload.max-bytes=4GB").run(context -> assertThat(context)
                 .hasFailed().getFailure().rootCause().hasMessageContaining("posekit.upload.max-bytes must be between 1KB and 2GB"));
+    }
+
+    @Test
+    void theStoreDefaultsToALocalDirectory() {
+        runner.run(context -> {
+            PosekitProperties.Store store = context.getBean(PosekitProperties.class).store();
+            assertThat(store.type()).isEqualTo(PosekitProperties.Store.Type.DIRECTORY);
+            assertThat(store.shared()).isFalse();
+            assertThat(store.revalidate()).isEqualTo(Duration.ofSeconds(10));
+            assertThat(store.s3().bucket()).isNull();
+            assertThat(store.s3().prefix()).isEmpty();
+            assertThat(store.s3().endpoint()).isNull();
+            assertThat(store.s3().region()).isEqualTo("us-east-1");
+            assertThat(store.s3().pathStyle()).isFalse();
+            assertThat(store.s3().createBucket()).isFalse();
+            assertThat(store.s3().timeout()).isEqualTo(Duration.ofSeconds(10));
+        });
+    }
+
+    /** The environment variables the README, docker-compose.scale.yml and deploy/k8s set bind as documented. */
+    @Test
+    void bindsTheS3StoreFromTheEnvironmentVariablesTheDeploymentsSet() {
+        Map<String, Object> env = Map.of("POSEKIT_STORE_TYPE", "s3", "POSEKIT_STORE_S3_BUCKET", "posekit",
+                "POSEKIT_STORE_S3_PREFIX", "assets/", "POSEKIT_STORE_S3_ENDPOINT", "http://minio:9000",
+                "POSEKIT_STORE_S3_REGION", "eu-west-1", "POSEKIT_STORE_S3_PATH_STYLE", "true",
+                "POSEKIT_STORE_S3_CREATE_BUCKET", "true", "POSEKIT_STORE_S3_TIMEOUT", "3s",
+                "POSEKIT_STORE_REVALIDATE", "2s", "POSEKIT_STORE_S3_ACCESS_KEY_ID", "id");
+        runner.withInitializer(context -> context.getEnvironment().getPropertySources()
+                .addFirst(new SystemEnvironmentPropertySource("test-systemEnvironment", env))).run(context -> {
+                    PosekitProperties.Store store = context.getBean(PosekitProperties.class).store();
+                    assertThat(store.type()).isEqualTo(PosekitProperties.Store.Type.S3);
+                    assertThat(store.revalidate()).isEqualTo(Duration.ofSeconds(2));
+                    assertThat(store.s3()).isEqualTo(new PosekitProperties.S3("posekit", "assets/",
+                            URI.create("http://minio:9000"), "eu-west-1", true, "id", null, true, Duration.ofSeconds(3)));
+                });
+    }
+
+    @Test
+    void anS3StoreNeedsABucket() {
+        runner.withPropertyValues("posekit.store.type=s3").run(context -> assertThat(context).hasFailed().getFailure()
+                .rootCause().hasMessageContaining("posekit.store.s3.bucket is required when posekit.store.type is s3"));
+        runner.withPropertyValues("posekit.store.revalidate=-1s").run(context -> assertThat(context).hasFailed()
+                .getFailure().rootCause().hasMessageContaining("posekit.store.revalidate must not be negative"));
     }
 }

@@ -130,6 +130,12 @@ abstract class ReplicasContract {
             recover();
         }
 
+        // the refused listing shows in the store's metrics
+        JsonNode refusedLists = b.get("/actuator/metrics/posekit.store.duration?tag=op:list&tag=outcome:unavailable")
+                .json().get("measurements");
+        assertThat(refusedLists.get(0).get("statistic").asString()).isEqualTo("COUNT");
+        assertThat(refusedLists.get(0).get("value").asDouble()).isEqualTo(1.0);
+
         // nothing was lost or changed: the refused requests go through now
         assertThat(b.get(secondPose).body()).isEqualTo(secondBytes);
         assertThat(b.get("/actuator/health/readiness").status()).isEqualTo(200);

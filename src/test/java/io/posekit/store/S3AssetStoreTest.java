@@ -2,17 +2,32 @@ package io.posekit.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * The store contract on an S3-compatible server (s3proxy in this JVM) through the real AWS SDK client, several
@@ -54,10 +69,10 @@ class S3AssetStoreTest extends AssetStoreContract {
     }
 
     private S3Client client() {
-        return S3Client.builder().region(software.amazon.awssdk.regions.Region.US_EAST_1).forcePathStyle(true)
+        return S3Client.builder().region(Region.US_EAST_1).forcePathStyle(true)
                 .endpointOverride(server.endpoint())
-                .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
-                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(
+                .credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(
                                 S3Server.ACCESS_KEY, S3Server.SECRET_KEY)))
                 .build();
     }
@@ -85,7 +100,7 @@ class S3AssetStoreTest extends AssetStoreContract {
     @Test
     void keysAreNamedByTheContentIdAndTheManifestIsWrittenLast() {
         var files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
-        StoredAsset meta = meta(files, java.time.Instant.parse("2026-11-22T10:00:00Z"));
+        StoredAsset meta = meta(files, Instant.parse("2026-11-22T10:00:00Z"));
         open(Duration.ZERO).save(meta, files);
         try (S3Client s3 = client()) {
             List<String> keys = s3.listObjectsV2Paginator(b -> b.bucket("posekit").prefix(prefix)).contents().stream()
@@ -105,5 +120,81 @@ class S3AssetStoreTest extends AssetStoreContract {
         try (S3Client s3 = client()) {
             assertThat(s3.listObjectsV2(b -> b.bucket("posekit").prefix(prefix)).contents()).isEmpty();
         }
+    }
+
+    /**
+     * A client on the test server whose calls pass through {@code intercept} first (which may throw, or answer
+     * null to go on); the SDK's convenience overloads are expanded first, so only the request forms are seen.
+     */
+    private S3Client intercepted(BiFunction<String, Object[], Object> intercept) {
+        S3Client real = client();
+        return (S3Client) Proxy.newProxyInstance(S3Client.class.getClassLoader(),
+                new Class<?>[] {S3Client.class}, (proxy, method, args) -> {
+                    if (method.isDefault() && args != null && args.length > 0
+                            && args[0] instanceof Consumer) {
+                        return InvocationHandler.invokeDefault(proxy, method, args);
+                    }
+                    Object answer = intercept.apply(method.getName(), args);
+                    if (answer != null) {
+                        return answer;
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    @Test
+    void aReplicaThatLosesTheRaceToWriteTheManifestAnswersWithTheWinner() {
+        var files = List.of(file("a.glb", "glTF"));
+        StoredAsset winner = meta(files, Instant.parse("2026-11-22T10:00:00Z"));
+        open(Duration.ZERO).save(winner, files);
+
+        // the loser looked before the winner's manifest was there: its conditional write meets it
+        var looked = new AtomicBoolean();
+        AtomicInteger conditional = new AtomicInteger();
+        S3Client racing = intercepted((name, args) -> {
+            if (name.equals("getObject") && args[0] instanceof GetObjectRequest r
+                    && r.key().endsWith(".json") && looked.compareAndSet(false, true)) {
+                throw NoSuchKeyException.builder().message("not yet").build();
+            }
+            if (name.equals("putObject") && args[0] instanceof PutObjectRequest r
+                    && "*".equals(r.ifNoneMatch())) {
+                conditional.incrementAndGet();
+            }
+            return null;
+        });
+        S3AssetStore loser = new S3AssetStore(racing, "posekit", prefix, false, Duration.ZERO);
+        StoredAsset mine = new StoredAsset(winner.id(), "late.glb", "gltf", 4,
+                Instant.parse("2026-11-22T11:00:00Z"), winner.files());
+        assertThat(loser.save(mine, files)).isEqualTo(winner);
+        assertThat(conditional).hasValue(1);
+        assertThat(open(Duration.ZERO).find(winner.id())).contains(winner);
+        racing.close();
+    }
+
+    @Test
+    void aStoreWithoutConditionalWritesGetsTheManifestAfterACheck() {
+        AtomicInteger refused = new AtomicInteger();
+        S3Client plain = intercepted((name, args) -> {
+            if (name.equals("putObject") && args[0] instanceof PutObjectRequest r
+                    && r.ifNoneMatch() != null) {
+                refused.incrementAndGet();
+                throw (S3Exception) S3Exception.builder().statusCode(501).message("NotImplemented").build();
+            }
+            return null;
+        });
+        S3AssetStore store = new S3AssetStore(plain, "posekit", prefix, false, Duration.ZERO);
+        var one = List.of(file("a.glb", "glTF"));
+        var two = List.of(file("b.glb", "glTF2"));
+        StoredAsset first = meta(one, Instant.parse("2026-11-22T10:00:00Z"));
+        StoredAsset second = meta(two, Instant.parse("2026-11-22T10:00:00Z"));
+        assertThat(store.save(first, one)).isSameAs(first);
+        assertThat(store.save(second, two)).isSameAs(second);
+        assertThat(refused).hasValue(1); // asked once, then not again
+        assertThat(open(Duration.ZERO).list()).containsExactlyInAnyOrder(first, second);
+        plain.close();
     }
 }
