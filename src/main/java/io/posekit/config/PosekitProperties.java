@@ -85,6 +85,15 @@ public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @Defaul
             @NotNull @DefaultValue("us-east-1") String region, @DefaultValue("false") boolean pathStyle,
             String accessKeyId, String secretAccessKey, @DefaultValue("false") boolean createBucket,
             @NotNull @DefaultValue("10s") java.time.Duration timeout) {
+
+        /** Without the secret key. */
+        @Override
+        public String toString() {
+            return "S3[bucket=" + bucket + ", prefix=" + prefix + ", endpoint=" + endpoint + ", region=" + region
+                    + ", pathStyle=" + pathStyle + ", accessKeyId=" + accessKeyId + ", secretAccessKey="
+                    + (secretAccessKey == null ? null : "******") + ", createBucket=" + createBucket + ", timeout="
+                    + timeout + "]";
+        }
     }
 
     /**

@@ -74,6 +74,8 @@ public final class S3AssetStore implements AssetStore {
      * assets that are parsed here, nor health probes, for the whole operation timeout).
      */
     static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
+    /** The slowest transfer a PUT is given time for, in bytes per second, on top of the operation timeout. */
+    static final long TRANSFER_BYTES_PER_SECOND = 10L << 20;
     /** Manifests read at once by a listing. */
     static final int LIST_READS = 16;
 
@@ -107,6 +109,15 @@ public final class S3AssetStore implements AssetStore {
                 throw new IllegalArgumentException("an S3 access key id needs its secret access key, and vice versa");
             }
         }
+
+        /** Without the secret key. */
+        @Override
+        public String toString() {
+            return "Settings[bucket=" + bucket + ", prefix=" + prefix + ", endpoint=" + endpoint + ", region=" + region
+                    + ", pathStyle=" + pathStyle + ", accessKeyId=" + accessKeyId + ", secretAccessKey="
+                    + (secretAccessKey == null ? null : "******") + ", createBucket=" + createBucket + ", timeout="
+                    + timeout + ", revalidate=" + revalidate + "]";
+        }
     }
 
     private final S3Client s3;
@@ -114,6 +125,7 @@ public final class S3AssetStore implements AssetStore {
     private final String prefix;
     private final String location;
     private final boolean createBucket;
+    private final Duration timeout;
     private final KnownAssets known;
     private final JsonMapper json = JsonMapper.builder().build();
     /** False once the store answered 501 to a conditional write. */
@@ -147,12 +159,17 @@ public final class S3AssetStore implements AssetStore {
             builder.endpointOverride(settings.endpoint());
         }
         return new S3AssetStore(builder.build(), settings.bucket(), settings.prefix(), settings.createBucket(),
-                settings.revalidate());
+                settings.timeout(), settings.revalidate());
     }
 
-    /** A store on {@code s3} (which the caller owns) under {@code prefix} of {@code bucket}. */
-    S3AssetStore(S3Client s3, String bucket, String prefix, boolean createBucket, Duration revalidate) {
+    /**
+     * A store on {@code s3} (which the caller owns) under {@code prefix} of {@code bucket}; {@code timeout} is the
+     * client's operation timeout.
+     */
+    S3AssetStore(S3Client s3, String bucket, String prefix, boolean createBucket, Duration timeout,
+            Duration revalidate) {
         this.s3 = s3;
+        this.timeout = timeout;
         this.bucket = bucket;
         this.prefix = prefix;
         this.createBucket = createBucket;
@@ -295,8 +312,10 @@ public final class S3AssetStore implements AssetStore {
             for (int i = 0; i < mine.files().size(); i++) {
                 byte[] bytes = mine.files().get(i).bytes();
                 String key = fileKey(id, i);
+                Duration limit = transferTimeout(bytes.length);
                 s3.putObject(b -> b.bucket(bucket).key(key).contentLength((long) bytes.length)
-                        .contentType("application/octet-stream"), RequestBody.fromBytes(bytes));
+                        .contentType("application/octet-stream").overrideConfiguration(o -> o.apiCallTimeout(limit)),
+                        RequestBody.fromBytes(bytes));
             }
             byte[] manifest = json.writeValueAsBytes(meta);
             synchronized (known.lock(id)) {
@@ -368,6 +387,14 @@ public final class S3AssetStore implements AssetStore {
         } catch (CorruptAssetException damaged) {
             return false;
         }
+    }
+
+    /**
+     * How long the PUT of {@code bytes} may take: the operation timeout plus a second per 10 MB (the body is sent
+     * within the call; reads stream after it, bounded by the socket timeout instead).
+     */
+    private Duration transferTimeout(long bytes) {
+        return timeout.plusSeconds(bytes / TRANSFER_BYTES_PER_SECOND);
     }
 
     private S3Staged own(Staged staged) {

@@ -166,7 +166,7 @@ class S3AssetStoreTest extends AssetStoreContract {
             }
             return null;
         });
-        S3AssetStore loser = new S3AssetStore(racing, "posekit", prefix, false, Duration.ZERO);
+        S3AssetStore loser = new S3AssetStore(racing, "posekit", prefix, false, Duration.ofSeconds(5), Duration.ZERO);
         StoredAsset mine = new StoredAsset(winner.id(), "late.glb", "gltf", 4,
                 Instant.parse("2026-11-22T11:00:00Z"), winner.files());
         assertThat(loser.save(mine, files)).isEqualTo(winner);
@@ -186,7 +186,7 @@ class S3AssetStoreTest extends AssetStoreContract {
             }
             return null;
         });
-        S3AssetStore store = new S3AssetStore(plain, "posekit", prefix, false, Duration.ZERO);
+        S3AssetStore store = new S3AssetStore(plain, "posekit", prefix, false, Duration.ofSeconds(5), Duration.ZERO);
         var one = List.of(file("a.glb", "glTF"));
         var two = List.of(file("b.glb", "glTF2"));
         StoredAsset first = meta(one, Instant.parse("2026-11-22T10:00:00Z"));
@@ -234,5 +234,12 @@ class S3AssetStoreTest extends AssetStoreContract {
                 }
             });
         }
+    }
+
+    @Test
+    void theSecretKeyIsNeverPrinted() {
+        assertThat(server.settings("posekit", prefix, Duration.ZERO).toString())
+                .contains("accessKeyId=" + S3Server.ACCESS_KEY).contains("secretAccessKey=******")
+                .doesNotContain(S3Server.SECRET_KEY);
     }
 }
