@@ -76,8 +76,8 @@ public final class S3AssetStore implements AssetStore {
     static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
     /** The slowest transfer a PUT is given time for, in bytes per second, on top of the operation timeout. */
     static final long TRANSFER_BYTES_PER_SECOND = 10L << 20;
-    /** Manifests read at once by a listing. */
-    static final int LIST_READS = 16;
+    /** Store requests one operation makes at once (manifests of a listing, files of an asset). */
+    static final int PARALLEL = 16;
 
     /**
      * How to reach the store.
@@ -237,43 +237,58 @@ public final class S3AssetStore implements AssetStore {
         return known.assets();
     }
 
-    /**
-     * Reads the manifests of {@code ids} into {@code listed} (or {@code damaged}), {@link #LIST_READS} at a time: a
-     * replica's first listing of a large store is one GET per asset.
-     */
+    /** Reads the manifests of {@code ids} into {@code listed} (or {@code damaged}), {@link #PARALLEL} at a time. */
     private void readManifests(List<String> ids, Map<String, StoredAsset> listed, Set<String> damaged) {
-        if (ids.isEmpty()) {
+        inParallel(ids.size(), "listing the asset store", k -> {
+            String id = ids.get(k);
+            try {
+                readManifestOf(id).ifPresent(meta -> listed.put(id, meta));
+            } catch (CorruptAssetException e) {
+                damaged.add(id);
+                known.markCorrupt(id, null, e.reason());
+            }
+        });
+    }
+
+    /**
+     * Runs {@code task} for 0 … n−1 on virtual threads, {@link #PARALLEL} at a time (each one store request, so a
+     * replica's first listing of a large store, or an asset of many files, waits for one round trip per batch instead
+     * of one per object); the first failure is rethrown once every task has ended.
+     */
+    private static void inParallel(int n, String what, java.util.function.IntConsumer task) {
+        if (n == 1) {
+            task.accept(0);
             return;
         }
-        Semaphore slots = new Semaphore(LIST_READS);
-        try (ExecutorService reads = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<?>> pending = new ArrayList<>(ids.size());
-            for (String id : ids) {
-                pending.add(reads.submit(() -> {
+        Semaphore slots = new Semaphore(PARALLEL);
+        List<Future<?>> pending = new ArrayList<>(n);
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int k = 0; k < n; k++) {
+                int index = k;
+                pending.add(threads.submit(() -> {
                     slots.acquireUninterruptibly();
                     try {
-                        readManifestOf(id).ifPresent(meta -> listed.put(id, meta));
-                    } catch (CorruptAssetException e) {
-                        damaged.add(id);
-                        known.markCorrupt(id, null, e.reason());
+                        task.accept(index);
                     } finally {
                         slots.release();
                     }
                 }));
             }
-            for (Future<?> f : pending) {
-                try {
-                    f.get();
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof RuntimeException r) {
-                        pending.forEach(p -> p.cancel(true));
-                        throw r;
-                    }
-                    throw new IllegalStateException(e.getCause());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new StoreUnavailableException("interrupted while listing the asset store", new IOException(e));
+        } // waits for every task
+        for (Future<?> f : pending) {
+            try {
+                f.get();
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException r) {
+                    throw r;
                 }
+                if (e.getCause() instanceof Error err) {
+                    throw err;
+                }
+                throw new IllegalStateException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StoreUnavailableException("interrupted while " + what, new IOException(e));
             }
         }
     }
@@ -309,14 +324,14 @@ public final class S3AssetStore implements AssetStore {
         }
         try {
             // outside the id's lock: the keys are named by the content, so writing them twice writes the same bytes
-            for (int i = 0; i < mine.files().size(); i++) {
+            inParallel(mine.files().size(), "storing asset " + id, i -> {
                 byte[] bytes = mine.files().get(i).bytes();
                 String key = fileKey(id, i);
                 Duration limit = transferTimeout(bytes.length);
                 s3.putObject(b -> b.bucket(bucket).key(key).contentLength((long) bytes.length)
                         .contentType("application/octet-stream").overrideConfiguration(o -> o.apiCallTimeout(limit)),
                         RequestBody.fromBytes(bytes));
-            }
+            });
             byte[] manifest = json.writeValueAsBytes(meta);
             synchronized (known.lock(id)) {
                 Optional<StoredAsset> winner = putManifest(id, manifest, !replacing);
@@ -415,16 +430,17 @@ public final class S3AssetStore implements AssetStore {
             if (meta == null) {
                 return Optional.empty();
             }
-            List<SourceFile> out = new ArrayList<>(meta.files().size());
-            String missing = null;
-            for (int i = 0; i < meta.files().size() && missing == null; i++) {
+            int n = meta.files().size();
+            SourceFile[] read = new SourceFile[n];
+            inParallel(n, "reading asset " + id, i -> {
                 StoredAsset.StoredFile file = meta.files().get(i);
-                Optional<byte[]> bytes = readObject(fileKey(id, i), file.sizeBytes(), id, meta,
-                        "file " + i + " (" + file.name() + ")");
-                if (bytes.isEmpty()) {
-                    missing = "file " + i + " (" + file.name() + ") is missing";
-                } else {
-                    out.add(new SourceFile(file.name(), bytes.get()));
+                readObject(fileKey(id, i), file.sizeBytes(), id, meta, "file " + i + " (" + file.name() + ")")
+                        .ifPresent(bytes -> read[i] = new SourceFile(file.name(), bytes));
+            });
+            String missing = null;
+            for (int i = n - 1; i >= 0; i--) {
+                if (read[i] == null) {
+                    missing = "file " + i + " (" + meta.files().get(i).name() + ") is missing";
                 }
             }
             if (missing != null) {
@@ -436,6 +452,7 @@ public final class S3AssetStore implements AssetStore {
                 }
                 return Optional.empty();
             }
+            List<SourceFile> out = List.of(read);
             if (!ContentId.of(out).equals(id)) {
                 throw known.markCorrupt(id, meta, "content does not match its id");
             }

@@ -28,6 +28,9 @@ abstract class AssetStoreContract {
     /** Flips one bit of the n-th stored file of asset {@code id}, as bit rot would. */
     abstract void damage(String id, int file) throws Exception;
 
+    /** Removes the n-th stored file of asset {@code id}, as a careless operator would. */
+    abstract void removeFile(String id, int file) throws Exception;
+
     /** Makes the backing store unreachable. */
     abstract void outage() throws Exception;
 
@@ -151,6 +154,20 @@ abstract class AssetStoreContract {
         assertThat(a.find(meta.id())).contains(again);
         assertThat(a.corruptIds()).isEmpty();
         assertThat(a.readFiles(meta.id()).orElseThrow()).hasSize(2);
+    }
+
+    @Test
+    void aMissingFileIsReportedNeverServed() throws Exception {
+        List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"), file("c.png", "png"));
+        StoredAsset meta = meta(files, T0);
+        AssetStore a = open(Duration.ZERO);
+        a.save(meta, files);
+        removeFile(meta.id(), 1); // b.bin
+        assertThatThrownBy(() -> a.readFiles(meta.id())).isInstanceOf(CorruptAssetException.class)
+                .hasMessage("asset " + meta.id() + " is corrupt in the store: file 1 (b.bin) is missing;"
+                        + " delete it and upload again");
+        assertThat(a.find(meta.id())).contains(meta); // still stored, and listed, but never served
+        assertThat(a.corruptIds()).containsExactly(meta.id());
     }
 
     @Test

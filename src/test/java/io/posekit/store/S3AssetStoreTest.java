@@ -88,6 +88,13 @@ class S3AssetStoreTest extends AssetStoreContract {
     }
 
     @Override
+    void removeFile(String id, int file) {
+        try (S3Client s3 = client()) {
+            s3.deleteObject(b -> b.bucket("posekit").key(prefix + "files/" + id + "/" + file));
+        }
+    }
+
+    @Override
     void outage() throws Exception {
         server.pause();
     }

@@ -29,6 +29,11 @@ class SharedDirectoryStoreTest extends AssetStoreContract {
     }
 
     @Override
+    void removeFile(String id, int file) throws Exception {
+        Files.delete(root().resolve(id).resolve("files").resolve(Integer.toString(file)));
+    }
+
+    @Override
     void outage() throws Exception {
         Files.move(root(), tmp.resolve("away"));
         Files.writeString(root(), "not a directory");
