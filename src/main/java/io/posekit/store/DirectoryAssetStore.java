@@ -31,14 +31,15 @@ import tools.jackson.databind.json.JsonMapper;
  * in canonical order). An asset is written to a fresh {@code .incoming-*} directory, every file and the directory
  * fsynced, then renamed into place atomically and the store directory fsynced, so readers see a whole asset or
  * none, a saved asset survives a crash (kill -9, power loss) once {@link #save} has returned, and a crash leaves
- * only an incoming directory that the next start removes. A failed fsync fails the save. Deletion renames the
+ * only an incoming directory that the next start removes. A failed fsync fails the save (an asset already renamed
+ * into place is renamed away again: what was not acknowledged is not kept). Deletion renames the
  * directory away, fsyncs the store directory (so an acknowledged delete stays deleted) and then removes it.
  * Start-up also removes what a crash can leave of the health probe ({@code .health-*}, see
  * {@link StoreHealthIndicator}).
  *
  * <p>Reading an asset's files verifies them against its id ({@link ContentId}): a missing file or content that
  * no longer hashes to the id marks the asset corrupt ({@link CorruptAssetException}, logged once), and so does an
- * entry whose manifest cannot be read at start-up. A corrupt asset is never served as something else; it stays
+ * entry whose manifest cannot be read (at start-up, or when found later). A corrupt asset is never served as something else; it stays
  * corrupt until it is deleted or the same content is saved again, which replaces the damaged copy.
  *
  * <p>The directory may be shared by several posekit processes (a volume mounted by every replica): the manifests are
