@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -311,56 +310,23 @@ public final class DirectoryAssetStore implements AssetStore {
 
     @Override
     public Optional<List<SourceFile>> readFiles(String id) {
-        for (int attempt = 0; ; attempt++) {
-            Optional<String> damage = known.corruption(id);
-            if (damage.isPresent()) {
-                throw new CorruptAssetException(id, damage.get());
-            }
-            StoredAsset meta = find(id).orElse(null);
-            if (meta == null) {
-                return Optional.empty();
-            }
-            Path dir = root.resolve(id).resolve(FILES);
-            List<SourceFile> out = new ArrayList<>(meta.files().size());
-            int i = 0;
-            try {
-                for (; i < meta.files().size(); i++) {
-                    out.add(new SourceFile(meta.files().get(i).name(), Files.readAllBytes(dir.resolve(Integer.toString(i)))));
-                }
-            } catch (java.nio.file.NoSuchFileException gone) {
-                if (stillStored(id, meta)) {
-                    throw known.markCorrupt(id, meta, "file " + i + " (" + meta.files().get(i).name() + ") is missing");
-                }
-                if (attempt < 2) {
-                    continue; // deleted, or replaced by a fresh copy, while reading (here or by another process)
-                }
-                return Optional.empty();
-            } catch (IOException e) {
-                throw unavailable("cannot read asset " + id, e);
-            }
-            if (!ContentId.of(out).equals(id)) {
-                throw known.markCorrupt(id, meta, "content does not match its id");
-            }
-            return Optional.of(out);
-        }
+        return known.readFiles(id, (i, revalidating) -> readManifestOf(i), this::readAll);
     }
 
-    /** Whether the directory still holds the copy of the asset read as {@code meta} (else: deleted or replaced). */
-    private boolean stillStored(String id, StoredAsset meta) {
-        synchronized (known.lock(id)) {
+    /** The files of the copy {@code meta} describes; null where one is missing. */
+    private SourceFile[] readAll(StoredAsset meta) {
+        Path dir = root.resolve(meta.id()).resolve(FILES);
+        SourceFile[] read = new SourceFile[meta.files().size()];
+        for (int i = 0; i < read.length; i++) {
             try {
-                Optional<StoredAsset> now = readManifestOf(id);
-                if (now.isPresent() && now.get().equals(meta)) {
-                    return true;
-                }
-                if (now.isEmpty()) {
-                    known.forget(id);
-                }
-                return false;
-            } catch (CorruptAssetException e) {
-                return true;
+                read[i] = new SourceFile(meta.files().get(i).name(), Files.readAllBytes(dir.resolve(Integer.toString(i))));
+            } catch (java.nio.file.NoSuchFileException gone) {
+                read[i] = null;
+            } catch (IOException e) {
+                throw unavailable("cannot read asset " + meta.id(), e);
             }
         }
+        return read;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.posekit.store;
 
+import io.posekit.asset.SourceFile;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -35,6 +36,20 @@ final class KnownAssets {
          * @throws StoreUnavailableException when the store cannot be reached
          */
         Optional<StoredAsset> read(String id, boolean revalidating);
+    }
+
+    /** The store's own read of an asset's files. */
+    @FunctionalInterface
+    interface FileReader {
+
+        /**
+         * The files of the copy {@code meta} describes, in its order, each with the name it was uploaded under; null
+         * where a file is missing.
+         *
+         * @throws CorruptAssetException when a file is there but cannot be the one stored (another length)
+         * @throws StoreUnavailableException when the store cannot be reached
+         */
+        SourceFile[] read(StoredAsset meta);
     }
 
     private record Entry(StoredAsset meta, long confirmedAt) {
@@ -127,6 +142,59 @@ final class KnownAssets {
             corrupt.remove(id);
             entries.put(id, new Entry(read.get(), now));
             return read;
+        }
+    }
+
+    /**
+     * Reads the files of asset {@code id} and verifies them against the id, the same for every store: a file missing
+     * from a copy that is still stored marks it corrupt, and so does content that does not hash to the id; a copy
+     * deleted or replaced while it was read is read again (or answered as gone).
+     *
+     * @return empty when the asset is not stored (or was deleted meanwhile)
+     * @throws CorruptAssetException when a file is missing or the content does not hash to the id
+     */
+    Optional<List<SourceFile>> readFiles(String id, ManifestReader manifests, FileReader files) {
+        for (int attempt = 0; ; attempt++) {
+            Optional<String> damage = corruption(id);
+            if (damage.isPresent()) {
+                throw new CorruptAssetException(id, damage.get());
+            }
+            StoredAsset meta = find(id, manifests).orElse(null);
+            if (meta == null) {
+                return Optional.empty();
+            }
+            SourceFile[] read = files.read(meta);
+            int missing = java.util.Arrays.asList(read).indexOf(null);
+            if (missing >= 0) {
+                if (stillStored(id, meta, manifests)) {
+                    throw markCorrupt(id, meta, "file " + missing + " (" + meta.files().get(missing).name()
+                            + ") is missing");
+                }
+                if (attempt < 2) {
+                    continue; // deleted, or replaced by a fresh copy, while reading (here or by another replica)
+                }
+                return Optional.empty();
+            }
+            List<SourceFile> out = List.of(read);
+            if (!ContentId.of(out).equals(id)) {
+                throw markCorrupt(id, meta, "content does not match its id");
+            }
+            return Optional.of(out);
+        }
+    }
+
+    /** Whether the store still holds the copy of the asset read as {@code meta} (else: deleted or replaced). */
+    private boolean stillStored(String id, StoredAsset meta, ManifestReader manifests) {
+        synchronized (lock(id)) {
+            try {
+                Optional<StoredAsset> now = manifests.read(id, false);
+                if (now.isEmpty()) {
+                    forget(id);
+                }
+                return now.isPresent() && now.get().equals(meta);
+            } catch (CorruptAssetException e) {
+                return true;
+            }
         }
     }
 

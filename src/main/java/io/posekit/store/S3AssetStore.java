@@ -421,43 +421,18 @@ public final class S3AssetStore implements AssetStore {
 
     @Override
     public Optional<List<SourceFile>> readFiles(String id) {
-        for (int attempt = 0; ; attempt++) {
-            Optional<String> damage = known.corruption(id);
-            if (damage.isPresent()) {
-                throw new CorruptAssetException(id, damage.get());
-            }
-            StoredAsset meta = find(id).orElse(null);
-            if (meta == null) {
-                return Optional.empty();
-            }
-            int n = meta.files().size();
-            SourceFile[] read = new SourceFile[n];
-            inParallel(n, "reading asset " + id, i -> {
-                StoredAsset.StoredFile file = meta.files().get(i);
-                readObject(fileKey(id, i), file.sizeBytes(), id, meta, "file " + i + " (" + file.name() + ")")
-                        .ifPresent(bytes -> read[i] = new SourceFile(file.name(), bytes));
-            });
-            String missing = null;
-            for (int i = n - 1; i >= 0; i--) {
-                if (read[i] == null) {
-                    missing = "file " + i + " (" + meta.files().get(i).name() + ") is missing";
-                }
-            }
-            if (missing != null) {
-                if (stillStored(id, meta)) {
-                    throw known.markCorrupt(id, meta, missing);
-                }
-                if (attempt < 2) {
-                    continue; // deleted, or replaced by a fresh copy, while reading (here or by another replica)
-                }
-                return Optional.empty();
-            }
-            List<SourceFile> out = List.of(read);
-            if (!ContentId.of(out).equals(id)) {
-                throw known.markCorrupt(id, meta, "content does not match its id");
-            }
-            return Optional.of(out);
-        }
+        return known.readFiles(id, this::readManifestOf, this::readAll);
+    }
+
+    /** The files of the copy {@code meta} describes, {@link #PARALLEL} at a time; null where one is missing. */
+    private SourceFile[] readAll(StoredAsset meta) {
+        SourceFile[] read = new SourceFile[meta.files().size()];
+        inParallel(read.length, "reading asset " + meta.id(), i -> {
+            StoredAsset.StoredFile file = meta.files().get(i);
+            readObject(fileKey(meta.id(), i), file.sizeBytes(), meta.id(), meta, "file " + i + " (" + file.name() + ")")
+                    .ifPresent(bytes -> read[i] = new SourceFile(file.name(), bytes));
+        });
+        return read;
     }
 
     /**
@@ -480,21 +455,6 @@ public final class S3AssetStore implements AssetStore {
             throw unavailable("cannot read asset " + id, e);
         } catch (IOException e) {
             throw new StoreUnavailableException("cannot read asset " + id + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** Whether the store still holds the copy of the asset read as {@code meta} (else: deleted or replaced). */
-    private boolean stillStored(String id, StoredAsset meta) {
-        synchronized (known.lock(id)) {
-            try {
-                Optional<StoredAsset> now = readManifestOf(id);
-                if (now.isEmpty()) {
-                    known.forget(id);
-                }
-                return now.isPresent() && now.get().equals(meta);
-            } catch (CorruptAssetException e) {
-                return true;
-            }
         }
     }
 
