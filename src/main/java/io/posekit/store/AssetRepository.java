@@ -161,13 +161,7 @@ public final class AssetRepository {
             if (e.getCause() instanceof ImportException) {
                 uploadSize("rejected").record(size);
             }
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(e.getCause());
+            throw ParsingPool.rethrow(e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ParsingBusyException("interrupted while waiting for an identical upload", parsing.parseTime());

@@ -286,7 +286,11 @@ public final class ParsingPool implements AutoCloseable {
         running--;
     }
 
-    private static RuntimeException rethrow(Throwable cause) {
+    /**
+     * Rethrows the failure of a task run elsewhere as it was: unchecked exceptions and errors unchanged, anything else
+     * wrapped. Declared to return an exception so callers can write {@code throw rethrow(…)}.
+     */
+    static RuntimeException rethrow(Throwable cause) {
         if (cause instanceof RuntimeException r) {
             throw r;
         }

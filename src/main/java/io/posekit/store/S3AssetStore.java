@@ -279,13 +279,7 @@ public final class S3AssetStore implements AssetStore {
             try {
                 f.get();
             } catch (ExecutionException e) {
-                if (e.getCause() instanceof RuntimeException r) {
-                    throw r;
-                }
-                if (e.getCause() instanceof Error err) {
-                    throw err;
-                }
-                throw new IllegalStateException(e.getCause());
+                throw ParsingPool.rethrow(e.getCause());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new StoreUnavailableException("interrupted while " + what, new IOException(e));
