@@ -1,7 +1,12 @@
 package io.posekit.api;
 
-import static io.posekit.api.ApiDocs.PROBLEM_JSON;
+import static io.posekit.api.docs.ApiDocs.PROBLEM_JSON;
 
+import io.posekit.api.body.AssetList;
+import io.posekit.api.body.AssetSummary;
+import io.posekit.api.docs.ApiDocs;
+import io.posekit.api.docs.ReadsStoredAsset;
+import io.posekit.api.http.UploadReader;
 import io.posekit.config.PosekitProperties;
 import io.posekit.store.AssetRepository;
 import io.posekit.store.ParsingPool;
@@ -14,13 +19,12 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
-import org.springframework.http.ProblemDetail;
-import org.springframework.web.multipart.MultipartFile;
 import java.net.URI;
 import java.util.List;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -28,6 +32,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.multipart.MultipartFile;
 
 /**
  * Uploading, listing, describing and deleting assets ({@code /api/v1/assets}).

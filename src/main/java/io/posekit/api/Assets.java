@@ -1,5 +1,6 @@
 package io.posekit.api;
 
+import io.posekit.api.http.ApiException;
 import io.posekit.store.AssetRepository;
 
 /** Lookups shared by the controllers, failing with the API's 404 problems. */

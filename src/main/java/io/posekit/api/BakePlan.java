@@ -1,17 +1,20 @@
 package io.posekit.api;
 
+import io.posekit.api.body.LayerSpec;
+import io.posekit.api.body.SamplingQuery;
+import io.posekit.api.http.ApiException;
 import io.posekit.asset.Model;
+import io.posekit.bake.FrameEvaluator;
 import io.posekit.clip.Clip;
 import io.posekit.sampling.LoopMode;
 import io.posekit.skinning.MeshInstance;
 import io.posekit.skinning.Primitive;
+import io.posekit.skinning.SkinningMethod;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import io.posekit.bake.FrameEvaluator;
-import io.posekit.skinning.SkinningMethod;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 

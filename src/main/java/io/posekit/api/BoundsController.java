@@ -1,7 +1,12 @@
 package io.posekit.api;
 
-import static io.posekit.api.ApiDocs.PROBLEM_JSON;
+import static io.posekit.api.docs.ApiDocs.PROBLEM_JSON;
 
+import io.posekit.api.body.SamplingQuery;
+import io.posekit.api.body.ShapeResponses;
+import io.posekit.api.docs.ApiDocs;
+import io.posekit.api.docs.ReadsStoredAsset;
+import io.posekit.api.http.ApiException;
 import io.posekit.asset.Model;
 import io.posekit.clip.ClipTimes;
 import io.posekit.rig.SkeletonLines;

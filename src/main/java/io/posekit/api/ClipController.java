@@ -1,7 +1,11 @@
 package io.posekit.api;
 
-import static io.posekit.api.ApiDocs.PROBLEM_JSON;
+import static io.posekit.api.docs.ApiDocs.PROBLEM_JSON;
 
+import io.posekit.api.body.AssetSummary;
+import io.posekit.api.docs.ApiDocs;
+import io.posekit.api.docs.ReadsStoredAsset;
+import io.posekit.api.http.UploadReader;
 import io.posekit.asset.ClipBinding;
 import io.posekit.config.PosekitProperties;
 import io.posekit.store.AssetRepository;

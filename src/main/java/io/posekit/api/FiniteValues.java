@@ -1,5 +1,6 @@
 package io.posekit.api;
 
+import io.posekit.api.http.ApiException;
 import io.posekit.asset.Model;
 import io.posekit.sampling.Pose;
 import org.springframework.http.HttpStatus;

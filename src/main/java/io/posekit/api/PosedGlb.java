@@ -1,5 +1,7 @@
 package io.posekit.api;
 
+import io.posekit.api.http.ApiException;
+import io.posekit.api.http.Negotiation;
 import io.posekit.asset.Model;
 import io.posekit.export.GlbWriter;
 import io.posekit.export.PosedMeshes;

@@ -1,7 +1,12 @@
 package io.posekit.api;
 
-import static io.posekit.api.ApiDocs.PROBLEM_JSON;
+import static io.posekit.api.docs.ApiDocs.PROBLEM_JSON;
 
+import io.posekit.api.body.SamplingQuery;
+import io.posekit.api.docs.ApiDocs;
+import io.posekit.api.docs.ReadsStoredAsset;
+import io.posekit.api.http.ApiException;
+import io.posekit.api.http.Negotiation;
 import io.posekit.asset.Model;
 import io.posekit.store.AssetRepository;
 import io.swagger.v3.oas.annotations.Operation;

@@ -1,5 +1,10 @@
 package io.posekit.api;
 
+import io.posekit.api.body.LayerEcho;
+import io.posekit.api.body.LayerSpec;
+import io.posekit.api.body.SamplingBody;
+import io.posekit.api.body.SamplingQuery;
+import io.posekit.api.http.ApiException;
 import io.posekit.asset.Model;
 import io.posekit.clip.Clip;
 import io.posekit.sampling.BlendEvaluator;
@@ -11,7 +16,6 @@ import io.posekit.sampling.LoopMode;
 import io.posekit.sampling.MorphWeights;
 import io.posekit.sampling.Pose;
 import io.posekit.sampling.SamplingJob;
-import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -81,19 +85,6 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
      * @param timings each layer's timing
      */
     record BlendTemplate(BlendEvaluator evaluator, List<LayerTiming> timings) {
-    }
-
-    /**
-     * What a response says of each blended layer.
-     *
-     * @param clip the clip's name
-     * @param weight its weight
-     * @param mode normal or additive
-     * @param time its playback time, seconds
-     * @param localTime its clip-local time, seconds
-     */
-    @Schema(name = "BlendedLayer")
-    record LayerEcho(String clip, float weight, String mode, double time, double localTime) {
     }
 
     /** The time a request names, before it is resolved against a clip. */

@@ -4,6 +4,7 @@ import static io.posekit.api.AssetApiTest.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.posekit.api.http.Negotiation;
 import io.posekit.asset.gltf.GltfBuilder;
 import io.posekit.export.GlbFile;
 import io.posekit.export.PosedFixtures;

@@ -71,7 +71,7 @@ class PosekitPropertiesTest {
         });
     }
 
-    /** The environment variables the README, docker-compose.scale.yml and deploy/k8s set bind as documented. */
+    /** The environment variables docs/configuration.md, docs/scale.md, docker-compose.scale.yml and deploy/k8s set bind as documented. */
     @Test
     void bindsTheS3StoreFromTheEnvironmentVariablesTheDeploymentsSet() {
         Map<String, Object> env = Map.of("POSEKIT_STORE_TYPE", "s3", "POSEKIT_STORE_S3_BUCKET", "posekit",

@@ -1,0 +1,16 @@
+package io.posekit.api.body;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+
+/**
+ * What a response says of each blended layer.
+ *
+ * @param clip the clip's name
+ * @param weight its weight
+ * @param mode normal or additive
+ * @param time its playback time, seconds
+ * @param localTime its clip-local time, seconds
+ */
+@Schema(name = "BlendedLayer")
+public record LayerEcho(String clip, float weight, String mode, double time, double localTime) {
+}

@@ -1,0 +1,118 @@
+package io.posekit;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The package rules of {@code docs/design.md}, checked on the compiled production classes (every reference in the
+ * bytecode counts: fields, signatures, calls, annotations, throws clauses).
+ *
+ * <ul>
+ *   <li>The core ({@code math}, {@code rig}, {@code clip}, {@code skinning}, {@code sampling}, {@code asset..},
+ *       {@code bake}, {@code export}) is a library: no Spring, Servlet, Micrometer, logging facade or OpenAPI
+ *       annotations, and none of the service packages ({@code store}, {@code config}, {@code api}).</li>
+ *   <li>Inside the core each package uses only those below it: {@code math}, {@code rig} and {@code clip} nothing of
+ *       posekit; {@code skinning} math and rig; {@code sampling} those and clip and skinning; {@code asset} those;
+ *       {@code bake} and {@code export} everything of the core.</li>
+ *   <li>{@code store} never uses {@code config} or {@code api}; {@code config} never uses {@code api}; nothing
+ *       outside {@code api} uses it.</li>
+ *   <li>Inside {@code api}: the sub-packages ({@code body}, {@code http}, {@code json}, {@code docs}) never use the
+ *       controllers' package; {@code json} uses nothing else of the api; controllers are package-private.</li>
+ *   <li>No cycles between the top-level packages, nor between the api's sub-packages.</li>
+ * </ul>
+ */
+class ArchitectureTest {
+
+    private static final String[] CORE = {"io.posekit.math..", "io.posekit.rig..", "io.posekit.clip..",
+        "io.posekit.skinning..", "io.posekit.sampling..", "io.posekit.asset..", "io.posekit.bake..",
+        "io.posekit.export.."};
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.posekit");
+    }
+
+    @Test
+    void theCoreIsALibrary() {
+        noClasses().that().resideInAnyPackage(CORE)
+                .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", "jakarta..",
+                        "io.micrometer..", "org.slf4j..", "io.swagger..", "org.springdoc..", "io.posekit.store..",
+                        "io.posekit.config..", "io.posekit.api..")
+                .because("the core can be used as a library without the service")
+                .check(classes);
+    }
+
+    @Test
+    void theCorePackagesUseOnlyThoseBelowThem() {
+        onlyPosekit("io.posekit.math..").check(classes);
+        onlyPosekit("io.posekit.rig..").check(classes);
+        onlyPosekit("io.posekit.clip..").check(classes);
+        onlyPosekit("io.posekit.skinning..", "io.posekit.math..", "io.posekit.rig..").check(classes);
+        onlyPosekit("io.posekit.sampling..", "io.posekit.math..", "io.posekit.rig..", "io.posekit.clip..",
+                "io.posekit.skinning..").check(classes);
+        onlyPosekit("io.posekit.asset..", "io.posekit.math..", "io.posekit.rig..", "io.posekit.clip..",
+                "io.posekit.skinning..", "io.posekit.sampling..").check(classes);
+        onlyPosekit("io.posekit.bake..", CORE).check(classes);
+        onlyPosekit("io.posekit.export..", CORE).check(classes);
+    }
+
+    @Test
+    void theServicePackagesDependDownwardsOnly() {
+        noClasses().that().resideInAPackage("io.posekit.store..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.posekit.config..", "io.posekit.api..")
+                .check(classes);
+        noClasses().that().resideInAPackage("io.posekit.config..")
+                .should().dependOnClassesThat().resideInAPackage("io.posekit.api..")
+                .check(classes);
+        noClasses().that().resideOutsideOfPackage("io.posekit.api..")
+                .should().dependOnClassesThat().resideInAPackage("io.posekit.api..")
+                .check(classes);
+    }
+
+    @Test
+    void theApiSubPackagesNeverUseTheControllers() {
+        noClasses().that().resideInAnyPackage("io.posekit.api.body..", "io.posekit.api.http..", "io.posekit.api.json..",
+                        "io.posekit.api.docs..")
+                .should().dependOnClassesThat().resideInAPackage("io.posekit.api")
+                .check(classes);
+        noClasses().that().resideInAPackage("io.posekit.api.json..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.posekit.api.body..", "io.posekit.api.http..",
+                        "io.posekit.api.docs..")
+                .check(classes);
+        classes().that().areAnnotatedWith(RestController.class)
+                .should().resideInAPackage("io.posekit.api").andShould().notBePublic()
+                .check(classes);
+    }
+
+    @Test
+    void noPackageCycles() {
+        slices().matching("io.posekit.(*)..").should().beFreeOfCycles().check(classes);
+        slices().matching("io.posekit.api.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    /** Classes in {@code pkg} may use posekit only in their own package tree and in {@code allowed}. */
+    private static ArchRule onlyPosekit(String pkg, String... allowed) {
+        String[] ok = new String[allowed.length + 2];
+        ok[0] = pkg;
+        ok[1] = "java..";
+        System.arraycopy(allowed, 0, ok, 2, allowed.length);
+        return noClasses().that().resideInAPackage(pkg)
+                .should().dependOnClassesThat(DescribedPredicate.and(resideInAPackage("io.posekit.."),
+                        resideOutsideOfPackages(ok)));
+    }
+}
