@@ -11,9 +11,9 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import io.posekit.api.http.ApiRoutes;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The package rules of {@code docs/design.md}, checked on the compiled production classes (every reference in the
@@ -94,8 +94,19 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAnyPackage("io.posekit.api.body..", "io.posekit.api.http..",
                         "io.posekit.api.docs..")
                 .check(classes);
-        classes().that().areAnnotatedWith(RestController.class)
-                .should().resideInAPackage("io.posekit.api").andShould().notBePublic()
+        classes().that().implement(ApiRoutes.class)
+                .should().resideInAnyPackage("io.posekit.api", "io.posekit.api.docs").andShould().notBePublic()
+                .check(classes);
+    }
+
+    @Test
+    void theApiServerAloneSpeaksHttp() {
+        // one way to serve a route: ApiServer on Reactor Netty; no Spring web controllers beside it
+        noClasses().that().resideOutsideOfPackage("io.posekit.api.http..")
+                .should().dependOnClassesThat().resideInAnyPackage("reactor.netty..", "io.netty.handler..")
+                .check(classes);
+        noClasses().should().dependOnClassesThat().resideInAnyPackage("org.springframework.web.bind.annotation..",
+                        "org.springframework.web.servlet..", "jakarta.servlet..")
                 .check(classes);
     }
 

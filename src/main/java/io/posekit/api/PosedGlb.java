@@ -8,9 +8,7 @@ import io.posekit.export.PosedMeshes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.http.ContentDisposition;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
+import io.posekit.api.http.Reply;
 
 /**
  * The {@code model/gltf-binary} responses of posed meshes: the instances posed at the sampled time, written by
@@ -18,13 +16,11 @@ import org.springframework.http.ResponseEntity;
  */
 final class PosedGlb {
 
-    static final MediaType GLTF_BINARY = MediaType.parseMediaType(Negotiation.GLTF_BINARY);
-
     private PosedGlb() {
     }
 
     /** The GLB of mesh instances {@code meshes} of {@code model} posed as {@code s} says. */
-    static ResponseEntity<byte[]> response(String id, Model model, Sampling s, String filename, int... meshes) {
+    static Reply response(String id, Model model, Sampling s, String filename, int... meshes) {
         float[] matrices = s.evaluate(model).modelMatrices();
         Map<String, Object> extras = new LinkedHashMap<>();
         extras.put("asset", id);
@@ -43,9 +39,7 @@ final class PosedGlb {
             throw new ApiException(org.springframework.http.HttpStatus.UNPROCESSABLE_CONTENT, "Not writable as GLB",
                     e.getMessage());
         }
-        return ResponseEntity.ok()
-                .contentType(GLTF_BINARY)
-                .header(HttpHeaders.CONTENT_DISPOSITION, ContentDisposition.inline().filename(filename).build().toString())
-                .body(glb);
+        return Reply.of(200, Negotiation.GLTF_BINARY, glb)
+                .header("Content-Disposition", ContentDisposition.inline().filename(filename).build().toString());
     }
 }

@@ -235,6 +235,18 @@ public final class AssetRepository {
         return Optional.ofNullable(parsing.await(loaded));
     }
 
+    /**
+     * Whether {@link #find} would answer {@code id} at once, from memory: a malformed id (no asset), or an asset the
+     * store knows fresh and sound whose model is parsed and cached. Such a lookup may run on an event loop.
+     */
+    public boolean isReady(String id) {
+        if (!ContentId.isWellFormed(id)) {
+            return true;
+        }
+        CompletableFuture<Loaded> loaded = cache.asMap().get(id); // not getIfPresent: a peek, not a cache get
+        return loaded != null && loaded.isDone() && !loaded.isCompletedExceptionally() && store.isFresh(id);
+    }
+
     /** What the store holds, oldest first. */
     public List<StoredAsset> list() {
         return timed("list", store::list);

@@ -36,6 +36,14 @@ public interface AssetStore {
      */
     Optional<StoredAsset> find(String id);
 
+    /**
+     * Whether {@link #find} and {@link #corruption} would answer {@code id} now from memory, without reading the
+     * store or waiting (so a caller on an event loop may ask them); {@code false} when unsure.
+     */
+    default boolean isFresh(String id) {
+        return false;
+    }
+
     /** What is wrong with this asset when it is known to be corrupt. */
     Optional<String> corruption(String id);
 

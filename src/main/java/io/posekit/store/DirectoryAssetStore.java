@@ -145,6 +145,11 @@ public final class DirectoryAssetStore implements AssetStore {
     }
 
     @Override
+    public boolean isFresh(String id) {
+        return known.isFresh(id);
+    }
+
+    @Override
     public List<String> corruptIds() {
         return known.corruptIds();
     }

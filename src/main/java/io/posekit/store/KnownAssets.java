@@ -253,6 +253,12 @@ final class KnownAssets {
         return Optional.ofNullable(corrupt.get(id));
     }
 
+    /** Whether {@link #find} would answer {@code id} from the index now, without reading the store. */
+    boolean isFresh(String id) {
+        Entry e = entries.get(id);
+        return e != null && ticker.getAsLong() - e.confirmedAt() < revalidateNanos && !corrupt.containsKey(id);
+    }
+
     List<String> corruptIds() {
         return corrupt.keySet().stream().sorted().toList();
     }

@@ -208,6 +208,11 @@ public final class S3AssetStore implements AssetStore {
     }
 
     @Override
+    public boolean isFresh(String id) {
+        return known.isFresh(id);
+    }
+
+    @Override
     public List<String> corruptIds() {
         return known.corruptIds();
     }

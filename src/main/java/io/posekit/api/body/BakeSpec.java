@@ -1,6 +1,5 @@
 package io.posekit.api.body;
 
-import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
 /**
@@ -23,30 +22,24 @@ import java.util.List;
  * @param skins the skins whose skinning matrices are output (default all)
  * @param meshes the mesh instances posed for skinnedPositions, skinnedNormals and bounds (default all)
  */
-@Schema(name = "BakeRequest")
 public record BakeSpec(
-        @Schema(description = "Clip name or index; absent = the rest pose. Give this or layers.", example = "Walk") String clip,
-        @Schema(description = "A blend instead of one clip.") List<LayerSpec> layers,
-        @Schema(description = "Blend threshold.", defaultValue = "0.1") Double threshold,
-        @Schema(description = "A list of playback times in seconds, or a frame range whose frames include both ends.",
-                oneOf = {double[].class, FrameRange.class}) Object times,
-        @Schema(allowableValues = {"seconds", "normalized"}, defaultValue = "seconds",
-                description = "normalized: the times are phases of the clip, or of each layer's own clip.") String timeUnit,
-        @Schema(allowableValues = {"clamp", "repeat", "pingpong"}, defaultValue = "clamp") String loop,
-        @Schema(description = "Multiplies every time before the loop mode; negative plays backwards.", defaultValue = "1")
+        String clip,
+        List<LayerSpec> layers,
+        Double threshold,
+        Object times,
+        String timeUnit,
+        String loop,
         Double speed,
-        @Schema(description = "What each frame holds.", example = "[\"skinningMatrices\"]") List<String> outputs,
-        @Schema(allowableValues = {"mat4", "mat3x4"}, defaultValue = "mat4") String matrixLayout,
-        @Schema(allowableValues = {"linear", "dq"}, defaultValue = "linear") String skinning,
-        @Schema(description = "Skins whose skinning matrices are output; default all.") List<Integer> skins,
-        @Schema(description = "Mesh instances posed for skinnedPositions, skinnedNormals and bounds; default all.")
+        List<String> outputs,
+        String matrixLayout,
+        String skinning,
+        List<Integer> skins,
         List<Integer> meshes) {
 
     /**
      * Frames from {@code start} to {@code end} (seconds) at {@code fps}: {@code start + i / fps} while not past
      * {@code end}, and {@code end} itself when the last such frame falls short of it.
      */
-    @Schema(name = "BakeFrameRange")
     record FrameRange(double start, double end, double fps) {
     }
 }

@@ -1,6 +1,5 @@
 package io.posekit.api.body;
 
-import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
  * What a response says of each blended layer.
@@ -11,6 +10,5 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param time its playback time, seconds
  * @param localTime its clip-local time, seconds
  */
-@Schema(name = "BlendedLayer")
 public record LayerEcho(String clip, float weight, String mode, double time, double localTime) {
 }

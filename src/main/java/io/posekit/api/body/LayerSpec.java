@@ -1,6 +1,5 @@
 package io.posekit.api.body;
 
-import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
 /**
@@ -24,20 +23,16 @@ import java.util.List;
  * @param reference for additive layers, what the delta is taken from: {@code first} (default, the clip's first frame),
  *     {@code rest} (the rig's rest pose) or another clip's name (its first frame)
  */
-@Schema(name = "BlendLayer")
 public record LayerSpec(
-        @Schema(description = "Clip name or index.", example = "Walk", requiredMode = Schema.RequiredMode.REQUIRED)
         String clip,
-        @Schema(description = "Weight ≥ 0; normal layers are normalised per joint, additive weights are absolute.",
-                defaultValue = "1") Double weight,
-        @Schema(allowableValues = {"normal", "additive"}, defaultValue = "normal") String mode,
-        @Schema(description = "The layer's own time, seconds (default: the request's).") Double time,
-        @Schema(description = "The layer's own time in clip durations.") Double normalized,
-        @Schema(description = "The layer's own time as a frame number at fps.") Double frame,
-        @Schema(description = "Frames per second of frame.") Double fps,
-        @Schema(description = "Multiplies the layer's time.", defaultValue = "1") Double speed,
-        @Schema(allowableValues = {"clamp", "repeat", "pingpong"}, description = "Default: the request's loop.") String loop,
-        @Schema(description = "Joint names: the layer only affects these joints and their subtrees.") List<String> mask,
-        @Schema(description = "Additive layers: first (the clip's first frame, default), rest (the rest pose) or a clip"
-                + " name (its first frame).", example = "first") String reference) {
+        Double weight,
+        String mode,
+        Double time,
+        Double normalized,
+        Double frame,
+        Double fps,
+        Double speed,
+        String loop,
+        List<String> mask,
+        String reference) {
 }

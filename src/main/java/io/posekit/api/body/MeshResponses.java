@@ -1,7 +1,6 @@
 package io.posekit.api.body;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
 /** Response bodies of the mesh endpoints. */
@@ -11,7 +10,6 @@ public final class MeshResponses {
     }
 
     /** Bind-shape geometry in mesh space, as stored in the file. */
-    @Schema(name = "MeshGeometry")
     public record Geometry(int mesh, String name, Integer skin, List<GeometryPrimitive> primitives) {
     }
 
@@ -25,7 +23,6 @@ public final class MeshResponses {
     }
 
     /** Skinned vertices in model space, same vertex order as the geometry. */
-    @Schema(name = "SkinnedMesh")
     public record Skinned(int mesh, String clip, double time, String loop, Double localTime, List<SkinnedPrimitive> primitives,
             @JsonInclude(JsonInclude.Include.NON_NULL) List<LayerEcho> layers) {
     }

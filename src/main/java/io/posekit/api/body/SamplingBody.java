@@ -1,6 +1,5 @@
 package io.posekit.api.body;
 
-import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
 /**
@@ -18,15 +17,17 @@ import java.util.List;
  * @param speed multiplies the time
  * @param loop clamp (default), repeat or pingpong
  */
-@Schema(name = "SamplingRequest")
 public record SamplingBody(
-        @Schema(description = "One clip (name or index); give this or layers, not both.", example = "Walk") String clip,
-        @Schema(description = "The layers of a blend.") List<LayerSpec> layers,
-        @Schema(description = "Blend threshold (default 0.1).", defaultValue = "0.1") Double threshold,
-        @Schema(description = "Seconds.") Double time,
-        @Schema(description = "Frame number at fps.") Double frame,
-        @Schema(description = "Frames per second of frame.") Double fps,
-        @Schema(description = "Clip durations; for a blend, of each layer's clip.") Double normalized,
-        @Schema(description = "Multiplies the time.", defaultValue = "1") Double speed,
-        @Schema(allowableValues = {"clamp", "repeat", "pingpong"}, defaultValue = "clamp") String loop) {
+        String clip,
+        List<LayerSpec> layers,
+        Double threshold,
+        Double time,
+        Double frame,
+        Double fps,
+        Double normalized,
+        Double speed,
+        String loop) {
+
+    /** The largest body the sampling operations read, bytes (16 layers with long masks fit many times over). */
+    public static final long MAX_BYTES = 1 << 20;
 }

@@ -2,7 +2,6 @@ package io.posekit.api.body;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.posekit.skinning.Bounds;
-import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
 /** Response bodies of the skeleton and bounds endpoints. Positions in model space, scene units. */
@@ -16,13 +15,11 @@ public final class ShapeResponses {
      * ({@code segments} as pairs of positions in {@code joints}, {@code lines} as 6 floats per segment: parent xyz,
      * child xyz).
      */
-    @Schema(name = "Skeleton")
     public record Skeleton(String clip, double time, String loop, Double localTime, String nodes, List<Joint> joints,
             List<int[]> segments, float[] lines, @JsonInclude(JsonInclude.Include.NON_NULL) List<LayerEcho> layers) {
     }
 
     /** One shown node: its name, rig node index (summary order), shown parent (position in joints, -1) and position. */
-    @Schema(name = "SkeletonJoint")
     public record Joint(String name, int node, int parent, float[] position) {
     }
 
@@ -31,12 +28,10 @@ public final class ShapeResponses {
      * joint positions ({@code skeleton}); {@code null} where there is nothing to bound. With {@code over = clip} the
      * union over {@code samples} times of the clip ({@code time}, {@code loop} and {@code localTime} are then null).
      */
-    @Schema(name = "AssetBounds")
     public record AssetBounds(String clip, Double time, String loop, Double localTime, String over, int samples,
             Bounds asset, List<MeshBounds> meshes, Bounds skeleton, @JsonInclude(JsonInclude.Include.NON_NULL) List<LayerEcho> layers) {
     }
 
-    @Schema(name = "MeshBounds")
     public record MeshBounds(int mesh, String name, Bounds bounds) {
     }
 }

@@ -16,12 +16,25 @@ public final class ApiException extends RuntimeException {
         this.title = title;
     }
 
-    HttpStatus status() {
+    private final java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
+
+    public HttpStatus status() {
         return status;
     }
 
-    String title() {
+    public String title() {
         return title;
+    }
+
+    /** Headers the problem answer carries besides its body (e.g. {@code Allow}, {@code Retry-After}). */
+    public java.util.Map<String, String> headers() {
+        return headers;
+    }
+
+    /** Adds a header to the problem answer. */
+    public ApiException withHeader(String name, String value) {
+        headers.put(name, value);
+        return this;
     }
 
     public static ApiException badRequest(String title, String detail) {
@@ -32,11 +45,11 @@ public final class ApiException extends RuntimeException {
         return new ApiException(HttpStatus.NOT_FOUND, title, detail);
     }
 
-    static ApiException unsupportedMediaType(String detail) {
+    public static ApiException unsupportedMediaType(String detail) {
         return new ApiException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type", detail);
     }
 
-    static ApiException tooLarge(String detail) {
+    public static ApiException tooLarge(String detail) {
         return new ApiException(HttpStatus.CONTENT_TOO_LARGE, "Upload too large", detail);
     }
 

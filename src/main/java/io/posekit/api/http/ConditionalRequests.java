@@ -1,78 +1,72 @@
 package io.posekit.api.http;
 
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.posekit.store.AssetStore;
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletOutputStream;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.HttpServletResponseWrapper;
-import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.springframework.core.Ordered;
-import org.springframework.core.annotation.Order;
-import org.springframework.http.HttpHeaders;
-import org.springframework.stereotype.Component;
-import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Caching of sampling answers. An asset's content never changes (its id is its SHA-256), so a GET of one of its
- * derived resources — pose, skinning matrices, geometry, skinned mesh, posed GLB, skeleton, bounds — is a pure
- * function of the path, the query and the {@code Accept} header. Its 200 answer carries a strong {@code ETag} made from
- * those (and posekit's version, so a new release computes afresh), {@code Cache-Control: public, max-age=31536000,
- * immutable} and {@code Vary: Accept}; a request whose {@code If-None-Match} names that ETag is answered
- * {@code 304 Not Modified} without any sampling, once the asset is known to exist and be sound. Error answers carry
- * neither header. The asset summary (which includes when it was stored) and POSTs are not covered.
+ * derived resources — pose, skinning matrices, geometry, skinned mesh, posed GLB, skeleton, bounds: the routes marked
+ * {@linkplain Route#immutable() immutable} — is a pure function of the path, the query and the {@code Accept} header.
+ * Its 200 answer carries a strong {@code ETag} made from those (and posekit's version, so a new release computes
+ * afresh), {@code Cache-Control: public, max-age=31536000, immutable} and {@code Vary: Accept}; a request whose
+ * {@code If-None-Match} names that ETag is answered {@code 304 Not Modified} without any sampling, once the asset is
+ * known to exist and be sound. Error answers carry neither header. The asset summary (which includes when it was
+ * stored) and POSTs are not covered.
  */
-@Component
-@Order(Ordered.HIGHEST_PRECEDENCE + 10)
-class ConditionalRequests extends OncePerRequestFilter {
+public final class ConditionalRequests {
 
-    static final String CACHE_CONTROL = "public, max-age=31536000, immutable";
-    private static final Pattern DERIVED = Pattern.compile(
-            "/api/v1/assets/([0-9a-f]{64})/(pose|skins/[^/]+/matrices|meshes/[^/]+|meshes/[^/]+/skinned|posed\\.glb|skeleton|bounds)");
+    public static final String CACHE_CONTROL = "public, max-age=31536000, immutable";
     private static final String VERSION = String.valueOf(ConditionalRequests.class.getPackage().getImplementationVersion());
 
     private final AssetStore store;
 
-    ConditionalRequests(AssetStore store) {
+    public ConditionalRequests(AssetStore store) {
         this.store = store;
     }
 
-    @Override
-    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-            throws ServletException, IOException {
-        Matcher m = DERIVED.matcher(request.getRequestURI());
-        if (!"GET".equals(request.getMethod()) || !m.matches()) {
-            chain.doFilter(request, response);
-            return;
+    /** The 304 answer when the request names the current ETag of an existing, sound asset; else {@code null}. */
+    Reply notModified(Exchange exchange) {
+        if (!covered(exchange)) {
+            return null;
         }
-        String etag = etag(request);
-        String id = m.group(1);
-        String ifNoneMatch = request.getHeader(HttpHeaders.IF_NONE_MATCH);
-        if (ifNoneMatch != null && matches(ifNoneMatch, etag) && store.find(id).isPresent()
-                && store.corruption(id).isEmpty()) {
-            response.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
-            response.setHeader(HttpHeaders.ETAG, etag);
-            response.setHeader(HttpHeaders.CACHE_CONTROL, CACHE_CONTROL);
-            response.setHeader(HttpHeaders.VARY, HttpHeaders.ACCEPT);
-            return;
+        String ifNoneMatch = exchange.header(HttpHeaderNames.IF_NONE_MATCH);
+        if (ifNoneMatch == null) {
+            return null;
         }
-        chain.doFilter(request, new Tagging(response, etag));
+        String etag = etag(exchange.path(), exchange.rawQuery(), exchange.header(HttpHeaderNames.ACCEPT));
+        String id = exchange.variable("id");
+        if (matches(ifNoneMatch, etag) && store.find(id).isPresent() && store.corruption(id).isEmpty()) {
+            return headers(Reply.empty(304), etag);
+        }
+        return null;
+    }
+
+    /** Adds the caching headers to a 200 answer of a covered route. */
+    void tag(Exchange exchange, Reply reply) {
+        if (reply.status() == 200 && covered(exchange)) {
+            headers(reply, etag(exchange.path(), exchange.rawQuery(), exchange.header(HttpHeaderNames.ACCEPT)));
+        }
+    }
+
+    private static boolean covered(Exchange exchange) {
+        return exchange.route().immutable() && exchange.method().equals("GET");
+    }
+
+    private static Reply headers(Reply reply, String etag) {
+        return reply.header(HttpHeaderNames.ETAG, etag)
+                .header(HttpHeaderNames.CACHE_CONTROL, CACHE_CONTROL)
+                .header(HttpHeaderNames.VARY, "Accept");
     }
 
     /** The strong ETag of a derived resource: SHA-256 over the version, path, query and Accept header. */
-    static String etag(HttpServletRequest request) {
+    public static String etag(String path, String query, String accept) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            for (String part : new String[] {VERSION, request.getRequestURI(), String.valueOf(request.getQueryString()),
-                    String.valueOf(request.getHeader(HttpHeaders.ACCEPT))}) {
+            for (String part : new String[] {VERSION, path, String.valueOf(query), String.valueOf(accept)}) {
                 sha.update(part.getBytes(StandardCharsets.UTF_8));
                 sha.update((byte) 0);
             }
@@ -83,7 +77,7 @@ class ConditionalRequests extends OncePerRequestFilter {
     }
 
     /** Whether an {@code If-None-Match} value names {@code etag} (or is {@code *}); weak forms compare equal too. */
-    static boolean matches(String ifNoneMatch, String etag) {
+    public static boolean matches(String ifNoneMatch, String etag) {
         for (String candidate : ifNoneMatch.split(",")) {
             String c = candidate.strip();
             if (c.startsWith("W/")) {
@@ -94,47 +88,5 @@ class ConditionalRequests extends OncePerRequestFilter {
             }
         }
         return false;
-    }
-
-    /** Adds the caching headers to a 200 answer just before its body is written; other statuses stay untouched. */
-    private static final class Tagging extends HttpServletResponseWrapper {
-
-        private final String etag;
-        private boolean decided;
-
-        Tagging(HttpServletResponse response, String etag) {
-            super(response);
-            this.etag = etag;
-        }
-
-        private void decide() {
-            if (decided) {
-                return;
-            }
-            decided = true;
-            if (getStatus() == SC_OK && !isCommitted()) {
-                setHeader(HttpHeaders.ETAG, etag);
-                setHeader(HttpHeaders.CACHE_CONTROL, CACHE_CONTROL);
-                setHeader(HttpHeaders.VARY, HttpHeaders.ACCEPT);
-            }
-        }
-
-        @Override
-        public ServletOutputStream getOutputStream() throws IOException {
-            decide();
-            return super.getOutputStream();
-        }
-
-        @Override
-        public PrintWriter getWriter() throws IOException {
-            decide();
-            return super.getWriter();
-        }
-
-        @Override
-        public void flushBuffer() throws IOException {
-            decide();
-            super.flushBuffer();
-        }
     }
 }

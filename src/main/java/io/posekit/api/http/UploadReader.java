@@ -1,21 +1,17 @@
 package io.posekit.api.http;
 
 import io.posekit.asset.SourceFile;
-import jakarta.servlet.http.HttpServletRequest;
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.http.MediaType;
-import org.springframework.web.util.UriComponentsBuilder;
 
 /**
  * Reads the files of an upload request: the parts named {@code file} of a {@code multipart/form-data} body,
  * or a raw body whose media type (or {@code ?filename=}) tells what it is. Enforces the upload size limit
- * on the total of all files, reading no more than the limit plus one byte of a raw body.
+ * on the total of all files; the server has read the body within {@link #maxBody()}.
  */
 public final class UploadReader {
 
@@ -39,8 +35,19 @@ public final class UploadReader {
         this.maxBytes = maxBytes;
     }
 
-    public List<SourceFile> read(HttpServletRequest request) {
-        String contentType = request.getContentType();
+    /** The most bytes an upload's body may have: the limit, plus room for multipart boundaries and headers. */
+    public long maxBody() {
+        return maxBytes + MULTIPART_OVERHEAD;
+    }
+
+    /** {@link #maxBody()} in words, for the 413's detail. */
+    public String maxBodyText() {
+        return "the upload limit of " + maxBytes + " bytes plus " + MULTIPART_OVERHEAD
+                + " bytes for multipart boundaries and headers";
+    }
+
+    public List<SourceFile> read(Exchange request) {
+        String contentType = request.header("Content-Type");
         MediaType type;
         try {
             type = contentType == null ? null : MediaType.parseMediaType(contentType);
@@ -53,11 +60,10 @@ public final class UploadReader {
         return List.of(readRaw(request, contentType, type));
     }
 
-    private List<SourceFile> readMultipart(HttpServletRequest request, String contentType) {
+    private List<SourceFile> readMultipart(Exchange request, String contentType) {
         String boundary = MultipartBody.boundary(contentType);
         // the files may use the whole limit; boundaries and part headers come on top of it
-        byte[] body = readBody(request, maxBytes + MULTIPART_OVERHEAD, "the upload limit of " + maxBytes + " bytes plus "
-                + MULTIPART_OVERHEAD + " bytes for multipart boundaries and headers");
+        byte[] body = request.body();
         List<MultipartBody.Part> all = MultipartBody.parse(body, boundary, MAX_PARTS);
         List<MultipartBody.Part> parts = all.stream().filter(p -> p.name().equals("file")).toList();
         if (parts.isEmpty()) {
@@ -87,8 +93,8 @@ public final class UploadReader {
         return files;
     }
 
-    private SourceFile readRaw(HttpServletRequest request, String contentType, MediaType type) {
-        String filename = queryParameter(request, "filename");
+    private SourceFile readRaw(Exchange request, String contentType, MediaType type) {
+        String filename = request.query("filename");
         String name;
         if (filename != null && !filename.isBlank()) {
             name = baseName(filename);
@@ -104,46 +110,19 @@ public final class UploadReader {
             throw ApiException.unsupportedMediaType("form-urlencoded bodies cannot carry files;"
                     + " use multipart/form-data with parts named 'file'");
         }
-        byte[] bytes = readBody(request, maxBytes, "the upload limit of " + maxBytes + " bytes");
+        String length = request.header("Content-Length");
+        if (length != null && Long.parseLong(length.strip()) > maxBytes) {
+            throw ApiException.tooLarge("the body of " + length.strip() + " bytes exceeds the upload limit of " + maxBytes
+                    + " bytes");
+        }
+        byte[] bytes = request.body();
+        if (bytes.length > maxBytes) {
+            throw ApiException.tooLarge("the body exceeds the upload limit of " + maxBytes + " bytes");
+        }
         if (bytes.length == 0) {
             throw ApiException.badRequest("Empty body", "the request body is empty");
         }
         return new SourceFile(name, bytes);
-    }
-
-    /**
-     * The whole request body, reading at most {@code limit + 1} bytes.
-     *
-     * @param limitText the limit in words, for the message ({@code the upload limit of … bytes})
-     * @throws ApiException 413 when the body (declared or read) exceeds the limit; 400 when it cannot be read
-     */
-    private static byte[] readBody(HttpServletRequest request, long limit, String limitText) {
-        long declared = request.getContentLengthLong();
-        if (declared > limit) {
-            throw ApiException.tooLarge("the body of " + declared + " bytes exceeds " + limitText);
-        }
-        try (InputStream in = request.getInputStream()) {
-            byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
-            if (bytes.length > limit) {
-                throw ApiException.tooLarge("the body exceeds " + limitText);
-            }
-            return bytes;
-        } catch (IOException e) {
-            throw ApiException.badRequest("Unreadable body", "the request body could not be read: " + e.getMessage());
-        }
-    }
-
-    /** Reads a parameter from the query string only (never from a form body). */
-    private static String queryParameter(HttpServletRequest request, String name) {
-        String query = request.getQueryString();
-        if (query == null) {
-            return null;
-        }
-        List<String> values = UriComponentsBuilder.newInstance().query(query).build().getQueryParams().get(name);
-        if (values == null || values.isEmpty() || values.getFirst() == null) {
-            return null;
-        }
-        return java.net.URLDecoder.decode(values.getFirst(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** The last segment of a client-supplied file name, whatever its path separators. */

@@ -20,7 +20,7 @@ import java.util.Objects;
 public final class FloatText {
 
     /** The longest text of a float: a sign, nine digits and a two-digit negative exponent ({@code -1.21589096E-20}). */
-    static final int MAX_LENGTH = 15;
+    public static final int MAX_LENGTH = 15;
 
     /** The exponent of the smallest subnormal: its value is 1 × 2^Q_MIN. */
     private static final int Q_MIN = -149;
@@ -55,7 +55,7 @@ public final class FloatText {
      * @throws IllegalArgumentException if {@code v} is NaN or infinite (JSON has no text for them)
      * @throws IndexOutOfBoundsException if {@code out} has fewer than {@link #MAX_LENGTH} bytes from {@code at}
      */
-    static int write(float v, byte[] out, int at) {
+    public static int write(float v, byte[] out, int at) {
         int bits = Float.floatToRawIntBits(v);
         int t = bits & (C_MIN - 1);
         int bq = (bits >>> 23) & 0xFF;

@@ -1,11 +1,7 @@
 package io.posekit.api;
 
-import static io.posekit.api.docs.ApiDocs.PROBLEM_JSON;
-
 import io.posekit.api.body.SamplingQuery;
 import io.posekit.api.body.ShapeResponses;
-import io.posekit.api.docs.ApiDocs;
-import io.posekit.api.docs.ReadsStoredAsset;
 import io.posekit.api.http.ApiException;
 import io.posekit.asset.Model;
 import io.posekit.clip.ClipTimes;
@@ -18,24 +14,18 @@ import io.posekit.skinning.MeshPoser;
 import io.posekit.skinning.PosedPrimitive;
 import io.posekit.skinning.VertexAttribute;
 import io.posekit.store.AssetRepository;
-import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.Schema;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import org.springdoc.core.annotations.ParameterObject;
-import org.springframework.http.MediaType;
-import org.springframework.http.ProblemDetail;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RestController;
+import io.posekit.api.body.SamplingQuery;
+import io.posekit.api.http.ApiRoutes;
+import io.posekit.api.http.Exchange;
+import io.posekit.api.http.JsonBodies;
+import io.posekit.api.http.Negotiation;
+import io.posekit.api.http.Reply;
+import io.posekit.api.http.Router;
+import org.springframework.stereotype.Component;
 
 /**
  * Bounds of the posed asset ({@code /api/v1/assets/{id}/bounds}): axis-aligned box and bounding sphere of every mesh
@@ -45,12 +35,10 @@ import org.springframework.web.bind.annotation.RestController;
  * <p>{@code over=clip} poses the asset at every key time of the clip and on a {@value #RATE} Hz grid (both ends
  * included; at most {@value #MAX_GRID} grid points and {@value #MAX_KEYS} key times), and returns the union. The
  * sphere is centred on the (union) box, its radius the farthest posed vertex from that centre, computed in a second
- * pass over the same times, so it is exact for the sampled times.
+ * pass over the same times, so it is exact for the sampled times. Computed on the worker pool.
  */
-@RestController
-@RequestMapping("/api/v1/assets/{id}")
-@Tag(name = "sampling")
-class BoundsController {
+@Component
+class BoundsRoutes implements ApiRoutes {
 
     static final double RATE = 60;
     static final int MAX_GRID = 1024;
@@ -58,30 +46,23 @@ class BoundsController {
     private static final Set<VertexAttribute> POSITIONS = EnumSet.of(VertexAttribute.POSITION);
 
     private final AssetRepository assets;
+    private final JsonBodies json;
 
-    BoundsController(AssetRepository assets) {
+    BoundsRoutes(AssetRepository assets, JsonBodies json) {
         this.assets = assets;
+        this.json = json;
     }
 
-    @GetMapping(path = "/bounds", produces = MediaType.APPLICATION_JSON_VALUE)
-    @ReadsStoredAsset
-    @Operation(operationId = "getBounds", summary = "Bounds of the posed asset",
-            description = "Axis-aligned box and bounding sphere (centred on the box) of each mesh instance, of all meshes"
-                    + " and of the skeleton's joints, in model space, at the clip and time, or with over=clip the union over"
-                    + " the whole clip (every key time and a 60 Hz grid).",
-            responses = {
-                @ApiResponse(responseCode = "200", description = "The bounds.", content = @Content(
-                        mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ShapeResponses.AssetBounds.class))),
-                @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "422", description = ApiDocs.OUT_OF_RANGE,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
-    ShapeResponses.AssetBounds bounds(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
-            @ParameterObject SamplingQuery query,
-            @Parameter(description = "time (default): bounds at the given time; clip: the union over the whole clip"
-                    + " (needs a clip; no time, frame, normalized or speed).", example = "clip",
-                    schema = @Schema(type = "string", allowableValues = {"time", "clip"}, defaultValue = "time"))
-            @RequestParam(required = false) String over) {
+    @Override
+    public void register(Router.Builder routes) {
+        routes.get("/api/v1/assets/{id}/bounds").query(SamplingRoutes.with(SamplingRoutes.SAMPLING, "over"))
+                .produces(Negotiation.JSON).immutable().handle(this::bounds);
+    }
+
+    private Reply bounds(Exchange e) {
+        String id = e.variable("id");
+        String over = e.query("over");
+        SamplingQuery query = SamplingRoutes.query(e);
         Model model = Assets.require(assets, id).model();
         boolean overClip = "clip".equals(over);
         if (over != null && !over.isEmpty() && !overClip && !"time".equals(over)) {
@@ -114,9 +95,9 @@ class BoundsController {
         for (int i = 0; i < model.meshes().size(); i++) {
             meshes.add(new ShapeResponses.MeshBounds(i, model.meshes().get(i).name(), acc.meshes[i].bounds()));
         }
-        return new ShapeResponses.AssetBounds(s.clipName(), overClip ? null : s.time(),
+        return json.reply(200, new ShapeResponses.AssetBounds(s.clipName(), overClip ? null : s.time(),
                 overClip ? null : s.loop().wireName(), overClip ? null : s.localTime(), overClip ? "clip" : "time",
-                times.length, acc.asset.bounds(), meshes, acc.skeleton.bounds(), s.layers());
+                times.length, acc.asset.bounds(), meshes, acc.skeleton.bounds(), s.layers()));
     }
 
     private static boolean given(String param) {

@@ -1,10 +1,6 @@
 package io.posekit.api;
 
-import static io.posekit.api.docs.ApiDocs.PROBLEM_JSON;
-
 import io.posekit.api.body.BakeSpec;
-import io.posekit.api.docs.ApiDocs;
-import io.posekit.api.docs.ReadsStoredAsset;
 import io.posekit.api.http.ApiException;
 import io.posekit.api.http.Negotiation;
 import io.posekit.asset.Model;
@@ -16,73 +12,51 @@ import io.posekit.skinning.Primitive;
 import io.posekit.skinning.SkinningDualQuaternionsJob;
 import io.posekit.skinning.SkinningMethod;
 import io.posekit.store.AssetRepository;
-import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.headers.Header;
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.Schema;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import io.swagger.v3.oas.annotations.tags.Tag;
-import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
-import org.springframework.http.ProblemDetail;
-import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestHeader;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
+import io.posekit.api.http.ApiRoutes;
+import io.posekit.api.http.Exchange;
+import io.posekit.api.http.JsonBodies;
+import io.posekit.api.http.Reply;
+import io.posekit.api.http.Router;
+import org.springframework.stereotype.Component;
 
 /**
  * Baking ({@code POST /api/v1/assets/{id}/bake}): many frames of a clip in one streamed response, binary or NDJSON
  * (see {@link BakeWriter} for both layouts). The request is validated whole ({@link BakePlan}) before anything is
- * written; frames are then evaluated one at a time into reused buffers and written at once.
+ * written; frames are then evaluated one at a time into reused buffers and streamed from the worker pool as the client
+ * reads them.
  */
-@RestController
-@RequestMapping("/api/v1/assets/{id}")
-@Tag(name = "sampling")
-class BakeController {
+@Component
+class BakeRoutes implements ApiRoutes {
 
     static final String NDJSON = "application/x-ndjson";
     static final String FRAMES_HEADER = "Posekit-Frames";
+    /** The largest bake request body, bytes. */
+    static final long MAX_BODY = 1 << 20;
 
     private final AssetRepository assets;
+    private final JsonBodies json;
     private final int maxFrames;
     private final long maxBytes;
 
-    BakeController(AssetRepository assets, PosekitProperties properties) {
+    BakeRoutes(AssetRepository assets, PosekitProperties properties, JsonBodies json) {
         this.assets = assets;
+        this.json = json;
         this.maxFrames = properties.bake().maxFrames();
         this.maxBytes = properties.bake().maxBytes().toBytes();
     }
 
-    @PostMapping(path = "/bake", consumes = MediaType.APPLICATION_JSON_VALUE,
-            produces = {NDJSON, MediaType.APPLICATION_OCTET_STREAM_VALUE})
-    @ReadsStoredAsset
-    @Operation(operationId = "bake", summary = "Bake many frames",
-            description = "Evaluates the clip at every requested time and streams the frames: NDJSON (one frame per line;"
-                    + " the default) or, with Accept: application/octet-stream, a self-describing binary layout (magic PKBK,"
-                    + " version, JSON header with counts and offsets, then float32 LE times and frames).",
-            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
-                    mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = BakeSpec.class))),
-            responses = {
-                @ApiResponse(responseCode = "200", description = "The frames, streamed.",
-                        headers = @Header(name = FRAMES_HEADER, description = "How many frames follow.",
-                                schema = @Schema(type = "integer")),
-                        content = {
-                            @Content(mediaType = NDJSON, schema = @Schema(type = "string")),
-                            @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM_VALUE, schema = @Schema(type = "string", format = "binary"))}),
-                @ApiResponse(responseCode = "400", description = ApiDocs.BAD_REQUEST,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class))),
-                @ApiResponse(responseCode = "422", description = ApiDocs.NOT_RIGID,
-                        content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = ProblemDetail.class)))})
-    void bake(@Parameter(description = ApiDocs.ID, example = ApiDocs.ID_EXAMPLE) @PathVariable String id,
-            @Parameter(hidden = true) @RequestBody JsonNode body,
-            @Parameter(hidden = true) @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept,
-            HttpServletResponse response) throws IOException {
+    @Override
+    public void register(Router.Builder routes) {
+        routes.post("/api/v1/assets/{id}/bake").consumes(MAX_BODY, Negotiation.JSON)
+                .produces(NDJSON, Negotiation.OCTET_STREAM).handle(this::bake);
+    }
+
+    private Reply bake(Exchange e) {
+        String id = e.variable("id");
+        String accept = e.header("Accept");
+        JsonNode body = json.read(e, JsonNode.class);
         Model model = Assets.require(assets, id).model();
         BakePlan plan = BakePlan.parse(body, model, maxFrames, maxBytes);
         boolean posed = plan.outputs().contains(BakePlan.Output.SKINNED_POSITIONS)
@@ -95,17 +69,13 @@ class BakeController {
                 posed ? plan.meshes() : new int[0], plan.outputs().contains(BakePlan.Output.SKINNED_NORMALS),
                 plan.outputs().contains(BakePlan.Output.BOUNDS), plan.skinning());
         checkDualQuaternions(model, plan, posed);
-        response.setStatus(200);
-        response.setHeader(FRAMES_HEADER, Integer.toString(plan.times().length));
         if (Negotiation.wantsBinary(accept)) {
-            response.setContentType(MediaType.APPLICATION_OCTET_STREAM_VALUE);
-            response.setContentLengthLong(BakeWriter.binaryLength(plan));
-            BakeWriter.writeBinary(plan, frames, response.getOutputStream());
-        } else {
-            response.setContentType(NDJSON);
-            response.setCharacterEncoding("UTF-8");
-            BakeWriter.writeNdjson(plan, frames, response.getOutputStream());
+            return Reply.stream(200, Negotiation.OCTET_STREAM, out -> BakeWriter.writeBinary(plan, frames, out))
+                    .header(FRAMES_HEADER, Integer.toString(plan.times().length))
+                    .header("Content-Length", Long.toString(BakeWriter.binaryLength(plan)));
         }
+        return Reply.stream(200, NDJSON, out -> BakeWriter.writeNdjson(plan, frames, out))
+                .header(FRAMES_HEADER, Integer.toString(plan.times().length));
     }
 
     /**

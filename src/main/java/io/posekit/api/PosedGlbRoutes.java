@@ -1,0 +1,45 @@
+package io.posekit.api;
+
+import io.posekit.api.http.ApiException;
+import io.posekit.api.http.ApiRoutes;
+import io.posekit.api.http.Negotiation;
+import io.posekit.api.http.Router;
+import io.posekit.asset.Model;
+import io.posekit.store.AssetRepository;
+import org.springframework.stereotype.Component;
+
+/**
+ * The whole posed asset as a static glTF 2.0 binary ({@code /api/v1/assets/{id}/posed.glb}): every mesh instance
+ * posed at the clip and time, positions and normals in model space, with the source's indices, texture coordinates
+ * and materials (see {@link io.posekit.export.GlbWriter}). A single instance is served by
+ * {@code GET …/meshes/{mesh}/skinned} with {@code Accept: model/gltf-binary}. Written on the worker pool.
+ */
+@Component
+class PosedGlbRoutes implements ApiRoutes {
+
+    static final String FILENAME = "posed.glb";
+
+    private final AssetRepository assets;
+
+    PosedGlbRoutes(AssetRepository assets) {
+        this.assets = assets;
+    }
+
+    @Override
+    public void register(Router.Builder routes) {
+        routes.get("/api/v1/assets/{id}/posed.glb").query(SamplingRoutes.SAMPLING).produces(Negotiation.GLTF_BINARY)
+                .immutable().handle(e -> {
+                    String id = e.variable("id");
+                    Model model = Assets.require(assets, id).model();
+                    Sampling s = Sampling.parse(model, SamplingRoutes.query(e));
+                    if (model.meshes().isEmpty()) {
+                        throw ApiException.notFound("No meshes", "asset '" + id + "' has no meshes to pose");
+                    }
+                    int[] all = new int[model.meshes().size()];
+                    for (int i = 0; i < all.length; i++) {
+                        all[i] = i;
+                    }
+                    return PosedGlb.response(id, model, s, FILENAME, all);
+                });
+    }
+}
