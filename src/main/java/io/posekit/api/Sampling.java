@@ -18,7 +18,6 @@ import io.posekit.sampling.Pose;
 import io.posekit.sampling.SamplingJob;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -42,8 +41,6 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
     /** The most layers one blend may have. */
     static final int MAX_LAYERS = 16;
 
-    /** Plain decimal numbers only: no NaN, Infinity, hex floats or type suffixes that Java would accept. */
-    private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
 
     /**
      * A resolved blend: its evaluator, each layer's clip-local time, and what the response echoes.
@@ -338,7 +335,7 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
     /** A plain finite decimal number, or a 400 saying {@code name 'value' is not <what>} / is out of range. */
     private static double required(String value, String name, String what) {
         String title = "Invalid " + (name.contains(": ") ? "blend" : name);
-        if (!DECIMAL.matcher(value).matches()) {
+        if (!isDecimal(value)) {
             throw bad(title, name + " '" + value + "' is not " + what);
         }
         double d = Double.parseDouble(value);
@@ -346,6 +343,53 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
             throw bad(title, name + " '" + value + "' is out of range");
         }
         return d;
+    }
+
+    /**
+     * Whether {@code s} is a plain decimal number, {@code [+-]?(digits[.digits?]|.digits)([eE][+-]?digits)?}: no NaN,
+     * Infinity, hex floats or type suffixes that Java's parser would accept.
+     */
+    static boolean isDecimal(String s) {
+        int i = 0;
+        int n = s.length();
+        if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+            i++;
+        }
+        int intDigits = 0;
+        while (i < n && isDigit(s.charAt(i))) {
+            i++;
+            intDigits++;
+        }
+        int fracDigits = 0;
+        if (i < n && s.charAt(i) == '.') {
+            i++;
+            while (i < n && isDigit(s.charAt(i))) {
+                i++;
+                fracDigits++;
+            }
+        }
+        if (intDigits == 0 && fracDigits == 0) {
+            return false;
+        }
+        if (i < n && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
+            i++;
+            if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+                i++;
+            }
+            int expDigits = 0;
+            while (i < n && isDigit(s.charAt(i))) {
+                i++;
+                expDigits++;
+            }
+            if (expDigits == 0) {
+                return false;
+            }
+        }
+        return i == n;
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
     }
 
     private static String plain(double d) {
