@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
  *       {@code bake} and {@code export} everything of the core.</li>
  *   <li>{@code store} never uses {@code config} or {@code api}; {@code config} never uses {@code api}; nothing
  *       outside {@code api} uses it.</li>
- *   <li>Inside {@code api}: the sub-packages ({@code body}, {@code http}, {@code json}, {@code docs}) never use the
- *       controllers' package; {@code json} uses nothing else of the api; controllers are package-private.</li>
+ *   <li>Inside {@code api}: the sub-packages ({@code body}, {@code http}, {@code json}, {@code docs}, {@code ops})
+ *       never use the controllers' package; {@code json} uses nothing else of the api; controllers are package-private.</li>
  *   <li>No cycles between the top-level packages, nor between the api's sub-packages.</li>
  * </ul>
  */
@@ -87,15 +87,16 @@ class ArchitectureTest {
     @Test
     void theApiSubPackagesNeverUseTheControllers() {
         noClasses().that().resideInAnyPackage("io.posekit.api.body..", "io.posekit.api.http..", "io.posekit.api.json..",
-                        "io.posekit.api.docs..")
+                        "io.posekit.api.docs..", "io.posekit.api.ops..")
                 .should().dependOnClassesThat().resideInAPackage("io.posekit.api")
                 .check(classes);
         noClasses().that().resideInAPackage("io.posekit.api.json..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.posekit.api.body..", "io.posekit.api.http..",
-                        "io.posekit.api.docs..")
+                        "io.posekit.api.docs..", "io.posekit.api.ops..")
                 .check(classes);
         classes().that().implement(ApiRoutes.class)
-                .should().resideInAnyPackage("io.posekit.api", "io.posekit.api.docs").andShould().notBePublic()
+                .should().resideInAnyPackage("io.posekit.api", "io.posekit.api.docs", "io.posekit.api.ops")
+                .andShould().notBePublic()
                 .check(classes);
     }
 

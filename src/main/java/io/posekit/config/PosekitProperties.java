@@ -21,12 +21,13 @@ import org.springframework.validation.annotation.Validated;
  * @param limits caps on what one import may decode (413/422 beyond them)
  * @param parsing where and how many imports run
  * @param bake limits of one bake
+ * @param health how health answers are kept
  */
 @ConfigurationProperties("posekit")
 @Validated
 public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @DefaultValue Store store,
         @Valid @DefaultValue Upload upload, @Valid @DefaultValue Limits limits, @Valid @DefaultValue Parsing parsing,
-        @Valid @DefaultValue Bake bake) {
+        @Valid @DefaultValue Bake bake, @Valid @DefaultValue Health health) {
 
     /**
      * @param maxBytes Memory budget of parsed assets, at least 1MB. Evicted assets are parsed again from the store.
@@ -149,5 +150,13 @@ public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @Defaul
      * @param maxBytes Most float32 bytes one bake may stream (400 beyond it); frames are streamed, never held.
      */
     public record Bake(@DefaultValue("100000") @Positive int maxFrames, @DefaultValue("4GB") @NotNull DataSize maxBytes) {
+    }
+
+    /**
+     * @param refresh How often the health answers ({@code /actuator/health} and its groups) are computed again in the
+     *     background; requests are answered from the last one. A change of the store's reachability, an asset found
+     *     corrupt, an upload or deletion, or a liveness/readiness change makes the next answer fresh at once.
+     */
+    public record Health(@NotNull @DefaultValue("5s") java.time.Duration refresh) {
     }
 }

@@ -9,7 +9,6 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import io.posekit.asset.AssetImporters;
 import io.posekit.asset.ClipBinding;
-import io.posekit.asset.Model;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.Model;
 import io.posekit.asset.SourceFile;
@@ -22,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,6 +92,9 @@ public final class AssetRepository {
      * @param clock the time source for {@link StoredAsset#createdAt()}
      * @param meters where metrics go
      */
+    private final AtomicLong healthEpoch = new AtomicLong();
+    private volatile boolean storeReachable = true;
+
     public AssetRepository(AssetStore store, AssetImporters importers, ParsingPool parsing, long cacheMaxBytes,
             Clock clock, MeterRegistry meters) {
         this.store = store;
@@ -226,7 +229,7 @@ public final class AssetRepository {
             cache.synchronous().invalidate(id);
             throw new CorruptAssetException(id, damage.get());
         }
-        if (store.find(id).isEmpty()) {
+        if (observed(() -> store.find(id)).isEmpty()) {
             cache.synchronous().invalidate(id); // deleted (a model cached by a racing upload must not linger)
             return Optional.empty();
         }
@@ -263,7 +266,7 @@ public final class AssetRepository {
     }
 
     private Loaded load(String id) {
-        Optional<StoredAsset> meta = store.find(id);
+        Optional<StoredAsset> meta = observed(() -> store.find(id));
         if (meta.isEmpty()) {
             return null;
         }
@@ -415,12 +418,15 @@ public final class AssetRepository {
         try {
             T result = call.get();
             outcome = "success";
+            storeReached(true, op.equals("commit") || op.equals("delete"));
             return result;
         } catch (StoreUnavailableException e) {
             outcome = "unavailable";
+            storeReached(false, false);
             throw e;
         } catch (CorruptAssetException e) {
             outcome = "corrupt";
+            storeReached(true, true);
             throw e;
         } finally {
             Timer.builder("posekit.store.duration")
@@ -429,6 +435,38 @@ public final class AssetRepository {
                     .register(meters)
                     .record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
         }
+    }
+
+    /** Runs a store call that is too frequent to time, noting what it tells of the store for {@link #healthEpoch}. */
+    private <T> T observed(java.util.function.Supplier<T> call) {
+        try {
+            T result = call.get();
+            storeReached(true, false);
+            return result;
+        } catch (StoreUnavailableException e) {
+            storeReached(false, false);
+            throw e;
+        } catch (CorruptAssetException e) {
+            storeReached(true, true);
+            throw e;
+        }
+    }
+
+    /** Counts the changes {@link #healthEpoch} names: reachability flips, and {@code changed} (stored or corrupt). */
+    private void storeReached(boolean reachable, boolean changed) {
+        if (changed || storeReachable != reachable) {
+            storeReachable = reachable;
+            healthEpoch.incrementAndGet();
+        }
+    }
+
+    /**
+     * A number that changes whenever what the store's health shows may have changed as seen by requests: an operation
+     * failed as unavailable after one succeeded or the other way round, an asset was found corrupt, one was stored or
+     * deleted. A health answer computed under another epoch is stale.
+     */
+    public long healthEpoch() {
+        return healthEpoch.get();
     }
 
     private DistributionSummary uploadSize(String outcome) {

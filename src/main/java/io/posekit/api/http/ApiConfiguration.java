@@ -25,8 +25,11 @@ import tools.jackson.databind.json.JsonMapper;
 @Configuration(proxyBeanMethods = false)
 class ApiConfiguration {
 
-    /** Paths the API server answers; the rest (Actuator, the viewer, Swagger UI) is Spring WebFlux's. */
-    static final List<String> PREFIXES = List.of("/api/", "/v3/api-docs");
+    /**
+     * Paths the API server answers: the API, its document and the health probes (kept ready, see
+     * {@code io.posekit.api.ops}); the rest (the other Actuator endpoints, the viewer, Swagger UI) is Spring WebFlux's.
+     */
+    static final List<String> PREFIXES = List.of("/api/", "/v3/api-docs", "/actuator/health", "/actuator/health/");
     /** Requests waiting for a worker beyond this are answered 503 with Retry-After. */
     static final int WORKER_QUEUE = 1024;
 

@@ -117,14 +117,24 @@ public final class ApiServer {
                     })
                     .onErrorResume(e -> Mono.from(send(response, method, path, route, problems.reply(e, path), start, e)));
         }
-        if (route.inline().test(exchange)) {
+        if (inline(exchange)) {
             return run(exchange, response, start);
         }
         return dispatchToWorker(exchange, response, start);
     }
 
+    /** Whether the request's route may answer it on the event loop; a predicate that fails says no (the worker
+     * then runs the handler, whose failure is answered as a problem). */
+    private static boolean inline(Exchange exchange) {
+        try {
+            return exchange.route().inline().test(exchange);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
     private Mono<Void> dispatch(Exchange exchange, HttpServerResponse response, long start) {
-        if (route(exchange).inline().test(exchange)) {
+        if (inline(exchange)) {
             return Mono.from(run(exchange, response, start));
         }
         return Mono.from(dispatchToWorker(exchange, response, start));
