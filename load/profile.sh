@@ -4,6 +4,7 @@
 #   load/profile.sh [matrices|matrices-binary|skinned|health|summary]    (default matrices: JSON skinning matrices)
 # Environment: JAR (target/posekit.jar) JAVA_HOME (JDK 25) WARMUP (15s) DURATION (20s) PORT (18095) TOP (25)
 #   OUT (/tmp/posekit-profile.jfr) SHARED (../shared)
+#   POSEKIT_ARGS (--logging.level.posekit.access=WARN, as load/compare-peer.sh: no access log; empty = log every request)
 # Prints the top frames by self time and the top posekit/stack frames by total time (percent of samples).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +17,8 @@ export WRK_CPUS=${WRK_CPUS:-0} CONNECTIONS=${CONNECTIONS:-32} WRK_THREADS=1
 store=$(mktemp -d)
 trap 'kill $PID 2>/dev/null; wait 2>/dev/null; rm -rf "$store"' EXIT
 taskset -c "${SERVICE_CPUS:-1}" "$JAVA_HOME/bin/java" -Xmx1g \
-  -jar "$JAR" --server.port="$PORT" --server.address=127.0.0.1 --posekit.store.dir="$store" >/tmp/posekit-profile.log 2>&1 &
+  -jar "$JAR" --server.port="$PORT" --server.address=127.0.0.1 --posekit.store.dir="$store" \
+  ${POSEKIT_ARGS---logging.level.posekit.access=WARN} >/tmp/posekit-profile.log 2>&1 &
 PID=$!
 for _ in $(seq 1 120); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/actuator/health" && break; sleep 0.5; done
 id=$(curl -fs -H 'Content-Type: model/gltf-binary' --data-binary @"$SHARED/conformance/assets/gltf/Fox/Fox.glb" \

@@ -28,6 +28,8 @@ import io.posekit.skinning.VertexAttribute;
 import io.posekit.store.AssetRepository;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -346,24 +348,24 @@ class SamplingRoutes implements ApiRoutes {
             layout.append(String.join(",", parts));
         }
         ByteBuf buf = ByteBufAllocator.DEFAULT.directBuffer(4 * floats);
+        FloatBuffer out = buf.nioBuffer(0, 4 * floats).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
         for (PosedPrimitive p : posed) {
             for (float[] a : new float[][] {p.positions(), p.normals(), p.tangents()}) {
                 if (a != null) {
-                    for (float v : a) {
-                        buf.writeFloatLE(v);
-                    }
+                    out.put(a); // bulk copies, not a checked write per float
                 }
             }
         }
+        buf.writerIndex(4 * floats);
         return Reply.of(200, Negotiation.OCTET_STREAM, buf).header(LAYOUT_HEADER, layout.toString());
     }
 
     /** {@code count} floats as little-endian float32 in a pooled buffer. */
     private static Reply binary(float[] floats, int count, String layout) {
         ByteBuf buf = ByteBufAllocator.DEFAULT.directBuffer(4 * count);
-        for (int i = 0; i < count; i++) {
-            buf.writeFloatLE(floats[i]);
-        }
+        // one bulk copy (a memcpy on little-endian machines), not a checked write per float
+        buf.nioBuffer(0, 4 * count).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(floats, 0, count);
+        buf.writerIndex(4 * count);
         return Reply.of(200, Negotiation.OCTET_STREAM, buf).header(LAYOUT_HEADER, layout);
     }
 

@@ -8,7 +8,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Content ids: lowercase hex SHA-256. An upload of one file has the SHA-256 of that file's bytes (so
@@ -18,7 +17,6 @@ import java.util.regex.Pattern;
  */
 public final class ContentId {
 
-    private static final Pattern SHAPE = Pattern.compile("[0-9a-f]{64}");
 
     private ContentId() {
     }
@@ -47,7 +45,17 @@ public final class ContentId {
 
     /** Whether {@code id} has the shape of a content id (64 lowercase hex digits). */
     public static boolean isWellFormed(String id) {
-        return id != null && SHAPE.matcher(id).matches();
+        // by hand: a regular expression cost 4 % of a cheap request, which checks the id twice
+        if (id == null || id.length() != 64) {
+            return false;
+        }
+        for (int i = 0; i < 64; i++) {
+            char c = id.charAt(i);
+            if ((c < '0' || c > '9') && (c < 'a' || c > 'f')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static MessageDigest sha256() {

@@ -35,5 +35,14 @@ class ContentIdTest {
         assertThat(ContentId.isWellFormed("BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD")).isFalse();
         assertThat(ContentId.isWellFormed("../etc")).isFalse();
         assertThat(ContentId.isWellFormed(null)).isFalse();
+        String good = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+        assertThat(ContentId.isWellFormed(good.substring(1))).isFalse();
+        assertThat(ContentId.isWellFormed(good + "0")).isFalse();
+        // every character just outside the two ranges, at either end
+        for (char c : new char[] {'/', ':', '`', 'g', 'A', ' '}) {
+            assertThat(ContentId.isWellFormed(c + good.substring(1))).as("%s first", c).isFalse();
+            assertThat(ContentId.isWellFormed(good.substring(0, 63) + c)).as("%s last", c).isFalse();
+        }
+        assertThat(ContentId.isWellFormed("0123456789abcdef".repeat(4))).isTrue();
     }
 }
