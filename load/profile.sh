@@ -5,7 +5,9 @@
 # Environment: JAR (target/posekit.jar) JAVA_HOME (JDK 25) WARMUP (15s) DURATION (20s) PORT (18095) TOP (25)
 #   OUT (/tmp/posekit-profile.jfr) SHARED (../shared)
 #   POSEKIT_ARGS (--logging.level.posekit.access=WARN, as load/compare-peer.sh: no access log; empty = log every request)
-# Prints the top frames by self time and the top posekit/stack frames by total time (percent of samples).
+#   PROFILER (jfr: JFR method samples, Java frames only; async: async-profiler's CPU samples with the kernel's frames,
+#   tools.profiler:async-profiler 4.1 fetched from Maven Central into ~/.cache/posekit, attached after the warm-up)
+# Prints the share of samples with a frame of each part of a request, and the top frames by self time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WHAT=${1:-matrices}
@@ -33,12 +35,35 @@ case $WHAT in
   *) echo "unknown: $WHAT" >&2; exit 2 ;;
 esac
 DURATION=$WARMUP measure "$PID" "$url" Walk 0.7 "$accept" >/dev/null
-"$JAVA_HOME/bin/jcmd" "$PID" JFR.start name=load settings=profile >/dev/null
-m=$(measure "$PID" "$url" Walk 0.7 "$accept")
-"$JAVA_HOME/bin/jcmd" "$PID" JFR.dump name=load filename="$OUT" >/dev/null
-"$JAVA_HOME/bin/jcmd" "$PID" JFR.stop name=load >/dev/null
+if [ "${PROFILER:-jfr}" = async ]; then
+  AP=$HOME/.cache/posekit/async-profiler-4.1
+  if [ ! -f "$AP/libasyncProfiler.so" ]; then
+    mkdir -p "$AP"
+    curl -fsS -o "$AP/ap.jar" https://repo1.maven.org/maven2/tools/profiler/async-profiler/4.1/async-profiler-4.1.jar
+    (cd "$AP" && unzip -o -q -j ap.jar linux-x64/libasyncProfiler.so)
+  fi
+  OUT=${OUT%.jfr}.collapsed
+  # the options are quoted once more: jcmd would read "a=b" as its own argument syntax
+  "$JAVA_HOME/bin/jcmd" "$PID" JVMTI.agent_load "$AP/libasyncProfiler.so" '"start,event=cpu,interval=1ms"' >/dev/null
+  m=$(measure "$PID" "$url" Walk 0.7 "$accept")
+  "$JAVA_HOME/bin/jcmd" "$PID" JVMTI.agent_load "$AP/libasyncProfiler.so" "\"stop,collapsed,file=$OUT\"" >/dev/null
+  # collapsed stacks (root first, "frame;frame;… count") as JFR's (leaf first, one per sample)
+  stacks() { python3 -c '
+import sys
+for line in open(sys.argv[1]):
+    st, n = line.rstrip().rsplit(" ", 1)
+    frames = [f.replace("/", ".") for f in reversed(st.split(";"))]
+    for _ in range(int(n)): print("jdk.ExecutionSample"); [print(f + "() line: 0") for f in frames]
+' "$OUT"; }
+else
+  "$JAVA_HOME/bin/jcmd" "$PID" JFR.start name=load settings=profile >/dev/null
+  m=$(measure "$PID" "$url" Walk 0.7 "$accept")
+  "$JAVA_HOME/bin/jcmd" "$PID" JFR.dump name=load filename="$OUT" >/dev/null
+  "$JAVA_HOME/bin/jcmd" "$PID" JFR.stop name=load >/dev/null
+  stacks() { "$JAVA_HOME/bin/jfr" print --events jdk.ExecutionSample --stack-depth 96 "$OUT"; }
+fi
 echo "$WHAT: $m"
-"$JAVA_HOME/bin/jfr" print --events jdk.ExecutionSample --stack-depth 96 "$OUT" | python3 -c '
+stacks | python3 -c '
 import re, sys, collections
 top = int(sys.argv[1]); stacks = []; stack = []
 for line in sys.stdin:
@@ -46,7 +71,7 @@ for line in sys.stdin:
     if line.startswith("jdk.ExecutionSample"):
         if stack: stacks.append(stack)
         stack = []
-    m = re.match(r"([\w$.<>/]+)\(.*\)\s+line:", line)
+    m = re.match(r"(\S+?)\(.*\)\s+line:", line)
     if m: stack.append(m.group(1))
 if stack: stacks.append(stack)
 n = len(stacks) or 1
@@ -62,7 +87,7 @@ marks = [("the pose: sampling, local to model, skinning matrices", r"io\.posekit
          ("ApiServer.handle (all of a request in posekit on Reactor Netty)", r"io\.posekit\.api\.http\.ApiServer\.handle"),
          ("Reactor Netty and Netty", r"^reactor\.netty|^io\.netty"),
          ("socket I/O: JDK NIO, epoll, write syscalls", r"^sun\.nio\.ch|epoll|Native\.(write|send|recv)|FileDispatcher"),
-         ("garbage collection and JIT (no Java frame)", r"^$")]
+         ("the kernel: system calls, TCP on loopback (async-profiler only)", r"_\[k\]$")]
 print(f"{len(stacks)} samples; share of samples with a frame of:")
 for label, rx in marks:
     r = re.compile(rx)
