@@ -69,7 +69,7 @@ class AssetRoutes implements ApiRoutes {
     private static final class Summaries {
         private final JsonBodies json;
         private final com.github.benmanes.caffeine.cache.Cache<AssetRepository.Loaded, byte[]> bytes =
-                com.github.benmanes.caffeine.cache.Caffeine.newBuilder().weakKeys().build();
+                com.github.benmanes.caffeine.cache.Caffeine.newBuilder().weakKeys().executor(Runnable::run).build();
 
         Summaries(JsonBodies json) {
             this.json = json;

@@ -13,7 +13,7 @@ import io.posekit.rig.Skin;
  */
 final class JointNames {
 
-    private final Cache<Skin, byte[]> names = Caffeine.newBuilder().weakKeys().build();
+    private final Cache<Skin, byte[]> names = Caffeine.newBuilder().weakKeys().executor(Runnable::run).build();
 
     byte[] of(Model model, Skin skin) {
         byte[] cached = names.getIfPresent(skin);

@@ -106,6 +106,10 @@ public final class AssetRepository {
                 .maximumWeight(cacheMaxBytes)
                 .weigher((String id, Loaded loaded) -> weight(loaded))
                 .recordStats()
+                // the cache's upkeep (read buffers, eviction) on the calling thread: handing it to the common pool
+                // woke a thread per few hundred reads, a futex call and a context switch on a busy core (4 % of a
+                // matrices request); the models are parsed on the ParsingPool either way
+                .executor(Runnable::run)
                 .buildAsync();
         CaffeineCacheMetrics.monitor(meters, cache, "assets");
     }
