@@ -140,10 +140,6 @@ public final class ApiServer {
         return Mono.from(dispatchToWorker(exchange, response, start));
     }
 
-    private static Route route(Exchange exchange) {
-        return exchange.route();
-    }
-
     private Publisher<Void> dispatchToWorker(Exchange exchange, HttpServerResponse response, long start) {
         // the answer is made on a worker, then sent from the connection's own event loop, as inline answers are
         Executor[] loop = new Executor[1];
