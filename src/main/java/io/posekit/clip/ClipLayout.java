@@ -347,7 +347,8 @@ public final class ClipLayout {
             int keys = first.keyCount();
             int stride = first.interpolation() == Interpolation.CUBICSPLINE ? 3 * first.components()
                     : first.components();
-            values = new float[keys * count * stride];
+            // no larger than the tracks' arrays together; exact arithmetic so that an impossible size fails loudly
+            values = new float[Math.multiplyExact(keys, Math.multiplyExact(count, stride))];
             for (int i = 0; i < count; i++) {
                 float[] v = tracks.get(i).values();
                 for (int k = 0; k < keys; k++) {
