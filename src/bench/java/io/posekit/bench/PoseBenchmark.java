@@ -1,12 +1,15 @@
 package io.posekit.bench;
 
 import io.posekit.clip.Clip;
+import io.posekit.clip.Track;
 import io.posekit.rig.Rig;
 import io.posekit.rig.Skin;
 import io.posekit.sampling.LocalPose;
 import io.posekit.sampling.LocalToModelJob;
 import io.posekit.sampling.SamplingJob;
+import io.posekit.sampling.TrackSampler;
 import io.posekit.skinning.SkinningMatricesJob;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -37,6 +40,10 @@ public class PoseBenchmark {
     private final SkinningMatricesJob skinning = new SkinningMatricesJob();
     private final double[] times = new double[1024];
     private int next;
+    // samplePerTrack's inputs and output
+    private Rig rig;
+    private Clip clip;
+    private LocalPose perTrackPose;
 
     @Setup
     public void setUp() {
@@ -44,6 +51,9 @@ public class PoseBenchmark {
         Skin skin = Rigs.skin(joints);
         Clip clip = Rigs.clip(joints, 30, 7);
         LocalPose local = new LocalPose(joints);
+        this.rig = rig;
+        this.clip = clip;
+        perTrackPose = new LocalPose(joints);
         float[] model = new float[16 * joints];
         sampling.rig = rig;
         sampling.clip = clip;
@@ -74,6 +84,52 @@ public class PoseBenchmark {
         toModel.run();
         skinning.run();
         return skinning.output[12];
+    }
+
+    /**
+     * {@link #sample}'s work done track by track, as SamplingJob did before its compiled clip layout (issue 19): every
+     * track's node and component count checked, rest pose copied whole, the key located once per run of tracks sharing a times array, each track interpolated by
+     * {@link TrackSampler}. The same results bit for bit; measured beside {@link #sample} so that one run on a noisy
+     * machine compares the two.
+     */
+    @Benchmark
+    public float samplePerTrack() {
+        double t = times[next++ & (times.length - 1)];
+        LocalPose out = perTrackPose;
+        List<Track> tracks = clip.tracks();
+        for (int i = 0, n = tracks.size(); i < n; i++) {
+            Track track = tracks.get(i);
+            int expected = switch (track.property()) {
+                case TRANSLATION, SCALE -> 3;
+                case ROTATION -> 4;
+                case WEIGHTS -> track.components();
+            };
+            if (track.node() < 0 || track.node() >= rig.nodeCount() || track.components() != expected) {
+                throw new IllegalStateException("invalid track " + i);
+            }
+        }
+        out.setToRest(rig);
+        float[] previousTimes = null;
+        int key = -1;
+        double fraction = 0;
+        for (int i = 0, n = tracks.size(); i < n; i++) {
+            Track track = tracks.get(i);
+            float[] keyTimes = track.times();
+            if (keyTimes != previousTimes) {
+                key = TrackSampler.locate(keyTimes, t, key);
+                fraction = TrackSampler.fraction(keyTimes, t, key);
+                previousTimes = keyTimes;
+            }
+            int node = track.node();
+            switch (track.property()) {
+                case TRANSLATION -> TrackSampler.interpolate(track, key, fraction, out.translations(), 3 * node);
+                case ROTATION -> TrackSampler.interpolate(track, key, fraction, out.rotations(), 4 * node);
+                case SCALE -> TrackSampler.interpolate(track, key, fraction, out.scales(), 3 * node);
+                case WEIGHTS -> {
+                }
+            }
+        }
+        return out.rotations()[3];
     }
 
     @Benchmark

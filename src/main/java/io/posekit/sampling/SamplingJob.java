@@ -1,8 +1,9 @@
 package io.posekit.sampling;
 
 import io.posekit.clip.Clip;
+import io.posekit.clip.ClipLayout;
 import io.posekit.clip.NodeTransformTrack;
-import io.posekit.clip.Track;
+import io.posekit.clip.TrackProperty;
 import io.posekit.rig.Rig;
 import java.util.Arrays;
 import java.util.List;
@@ -16,9 +17,14 @@ import java.util.List;
  * ({@link NodeTransformTrack}) then set their nodes' whole local TRS. {@code WEIGHTS} tracks are ignored
  * here; {@link MorphWeightsJob} samples them. Local space: each node relative to its parent.
  *
- * <p>Not thread-safe: the job keeps a per-track key cache (so playing a clip forwards finds keys in O(1));
+ * <p>Tracks are sampled through the clip's {@link ClipLayout} (built once per clip): the key and fraction are found
+ * once per time base, and each group of tracks sharing them is interpolated in one loop over key-major values
+ * ({@link GroupSampler}), with the same results as sampling every track by {@link TrackSampler}, bit for bit. Only
+ * the nodes and properties no track drives are copied from the rest pose.
+ *
+ * <p>Not thread-safe: the job keeps a per-time-base key cache (so playing a clip forwards finds keys in O(1));
  * reuse one instance per thread. {@code run()} allocates nothing except when the cache has to grow for a
- * clip with more tracks than any before.
+ * clip with more time bases than any before (and, once per clip, when its layout is built).
  */
 public final class SamplingJob {
 
@@ -33,14 +39,15 @@ public final class SamplingJob {
 
     private final NodeTransformEvaluator nodeTransforms = new NodeTransformEvaluator();
 
-    // per-track key index of the previous run, valid for hintClip only
+    // per-time-base key index of the previous run, valid for hintLayout only
     private int[] hints = new int[0];
-    private Clip hintClip;
+    private ClipLayout hintLayout;
 
     /**
      * Whether the inputs are present and consistent: rig and output set, output sized for the rig, time not
      * NaN, and (when a clip is set) every track's node index in {@code [0, rig.nodeCount())} and every
-     * translation/scale track with 3 components and rotation track with 4.
+     * translation/scale track with 3 components and rotation track with 4. O(1) once the clip's layout is built
+     * (which this builds).
      */
     public boolean validate() {
         if (rig == null || output == null || output.nodeCount() != rig.nodeCount() || Double.isNaN(time)) {
@@ -49,28 +56,8 @@ public final class SamplingJob {
         if (clip == null) {
             return true;
         }
-        int nodeCount = rig.nodeCount();
-        List<Track> tracks = clip.tracks();
-        for (int i = 0, n = tracks.size(); i < n; i++) {
-            Track track = tracks.get(i);
-            if (track.node() < 0 || track.node() >= nodeCount) {
-                return false;
-            }
-            int expected = switch (track.property()) {
-                case TRANSLATION, SCALE -> 3;
-                case ROTATION -> 4;
-                case WEIGHTS -> track.components();
-            };
-            if (track.components() != expected) {
-                return false;
-            }
-        }
-        for (NodeTransformTrack stack : clip.nodeTransforms()) {
-            if (stack.node() < 0 || stack.node() >= nodeCount) {
-                return false;
-            }
-        }
-        return true;
+        ClipLayout layout = clip.layout();
+        return layout.wellFormed() && layout.minNode() >= 0 && layout.maxNode() < rig.nodeCount();
     }
 
     /**
@@ -82,53 +69,51 @@ public final class SamplingJob {
         if (!validate()) {
             throw new IllegalStateException("SamplingJob inputs are missing or inconsistent");
         }
-        output.setToRest(rig);
         if (clip == null) {
+            output.setToRest(rig);
             return;
         }
-        List<Track> tracks = clip.tracks();
-        int trackCount = tracks.size();
-        if (clip != hintClip || hints.length < trackCount) {
+        ClipLayout layout = clip.layout();
+        copyRest(layout, TrackProperty.TRANSLATION, rig.restTranslations(), output.translations(), 3);
+        copyRest(layout, TrackProperty.ROTATION, rig.restRotations(), output.rotations(), 4);
+        copyRest(layout, TrackProperty.SCALE, rig.restScales(), output.scales(), 3);
+        int bases = layout.timeBaseCount();
+        if (layout != hintLayout || hints.length < bases) {
             // keys found for another clip mean nothing here; -1 = no hint
-            if (hints.length < trackCount) {
-                hints = new int[trackCount];
+            if (hints.length < bases) {
+                hints = new int[bases];
             }
             Arrays.fill(hints, -1);
-            hintClip = clip;
+            hintLayout = layout;
+        }
+        for (int c = 0, n = layout.constantGroupCount(); c < n; c++) {
+            GroupSampler.sampleConstant(layout.constantGroup(c), output);
         }
         int[] h = hints;
-        float[] translations = output.translations();
-        float[] rotations = output.rotations();
-        float[] scales = output.scales();
         double t = time;
-        // tracks usually share their key times (one glTF input accessor for all channels of an animation, one
-        // frame list per FBX/BVH clip): the key and segment fraction found for the previous track with the same times
-        // array are then the answer, and are not searched for again
-        float[] previousTimes = null;
-        int key = -1;
-        double fraction = 0;
-        for (int i = 0; i < trackCount; i++) {
-            Track track = tracks.get(i);
-            float[] times = track.times();
-            if (times != previousTimes) {
-                key = TrackSampler.locate(times, t, h[i]);
-                fraction = TrackSampler.fraction(times, t, key);
-                previousTimes = times;
-            }
-            h[i] = key;
-            int node = track.node();
-            switch (track.property()) {
-                case TRANSLATION -> TrackSampler.interpolate(track, key, fraction, translations, 3 * node);
-                case ROTATION -> TrackSampler.interpolate(track, key, fraction, rotations, 4 * node);
-                case SCALE -> TrackSampler.interpolate(track, key, fraction, scales, 3 * node);
-                case WEIGHTS -> {
-                    // morph weights: MorphWeightsJob
-                }
+        for (int b = 0; b < bases; b++) {
+            float[] times = layout.times(b);
+            int key = TrackSampler.locate(times, t, h[b]);
+            h[b] = key;
+            double fraction = TrackSampler.fraction(times, t, key);
+            for (int g = layout.firstGroup(b), end = layout.firstGroup(b + 1); g < end; g++) {
+                GroupSampler.sample(layout.group(g), times, key, fraction, output);
             }
         }
         List<NodeTransformTrack> stacks = clip.nodeTransforms();
         for (int i = 0, n = stacks.size(); i < n; i++) {
             nodeTransforms.evaluate(stacks.get(i), t, output);
         }
+    }
+
+    /** Copies the rest value of every node no track of {@code property} drives ({@code width} floats a node). */
+    private static void copyRest(ClipLayout layout, TrackProperty property, float[] rest, float[] out, int width) {
+        int[] runs = layout.restRuns(property);
+        for (int r = 0; r < runs.length; r += 2) {
+            int from = width * runs[r];
+            System.arraycopy(rest, from, out, from, width * runs[r + 1] - from);
+        }
+        int from = width * layout.coveredEnd(property);
+        System.arraycopy(rest, from, out, from, out.length - from);
     }
 }
