@@ -68,4 +68,53 @@ public class AssetBenchmark {
         skinned.evaluate(times[next++ & (times.length - 1)]);
         return skinned.positions(0, 0)[0];
     }
+
+    /**
+     * The parse of one conformance asset per format and size (issue 19): the bytes as uploaded to the runtime
+     * {@link Model}, everything {@code POST /api/v1/assets} computes besides hashing and storing (compare with
+     * {@code load/upload-bench.sh}, and for glTF and COLLADA with {@code three-core.mjs}'s parse figure). Milliseconds.
+     * The MD5 mesh goes in twice: as it is, and zipped (the zip path).
+     */
+    @State(Scope.Thread)
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    public static class Parse {
+
+        @Param({"gltf/BrainStem/BrainStem.glb", "gltf/CesiumMan/CesiumMan.glb", "gltf/Fox/Fox.glb",
+                "gltf/RecursiveSkeletons/RecursiveSkeletons.glb", "gltf/SimpleSkin/SimpleSkin.gltf",
+                "collada/CesiumMan/CesiumMan.dae", "collada/RiggedFigure/RiggedFigure.dae",
+                "collada/library_animation_clips/library_animation_clips.dae", "x/BCN_Epileptic/BCN_Epileptic.X",
+                "x/anim_test/anim_test.x", "iqm/mrfixit/mrfixit.iqm", "bvh/01_01/01_01.bvh",
+                "md5/SimpleCube/SimpleCube.md5mesh", "md5/SimpleCube/SimpleCube.md5mesh.zip",
+                "fbx/animation_with_skeleton/animation_with_skeleton.fbx", "fbx/huesitos/huesitos.fbx"})
+        String file;
+
+        private final AssetImporters importers = AssetImporters.all(ImportLimits.DEFAULT);
+        private List<SourceFile> upload;
+
+        @Setup
+        public void setUp() throws IOException {
+            boolean zipped = file.endsWith(".zip");
+            Path path = Path.of(System.getProperty("posekit.conformance.dir", "../shared/conformance"), "assets",
+                    zipped ? file.substring(0, file.length() - 4) : file);
+            byte[] bytes = Files.readAllBytes(path);
+            String name = path.getFileName().toString();
+            if (zipped) {
+                java.io.ByteArrayOutputStream zip = new java.io.ByteArrayOutputStream();
+                try (java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(zip)) {
+                    out.putNextEntry(new java.util.zip.ZipEntry(name));
+                    out.write(bytes);
+                    out.closeEntry();
+                }
+                bytes = zip.toByteArray();
+                name = name + ".zip";
+            }
+            upload = List.of(new SourceFile(name, bytes));
+        }
+
+        @Benchmark
+        public Model parse() {
+            return importers.importUpload(upload).model();
+        }
+    }
 }

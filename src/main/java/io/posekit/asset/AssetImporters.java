@@ -83,6 +83,26 @@ public final class AssetImporters {
         return new Imported(ModelBuilder.build(format, scene), main);
     }
 
+    /**
+     * The model file {@link #importUpload} would import from these files, told from their names alone (no parse), so
+     * the asset's description can be stored while the upload is parsed.
+     *
+     * @return empty when a file is a zip (its entries are known only once unpacked) or the names alone already make
+     *     the upload fail (no model file, or several)
+     */
+    public java.util.Optional<SourceFile> mainFileOf(List<SourceFile> uploaded) {
+        for (SourceFile f : uploaded) {
+            if (f.name().toLowerCase(Locale.ROOT).endsWith(".zip")) {
+                return java.util.Optional.empty();
+            }
+        }
+        try {
+            return java.util.Optional.of(findMain(uploaded));
+        } catch (ImportException e) {
+            return java.util.Optional.empty(); // the parse reports it
+        }
+    }
+
     private ImportScene read(AssetImporter importer, SourceFile main, SourceFiles files) {
         try {
             return importer.read(main, files, limits);

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
+import io.posekit.asset.AssetFormat;
 import io.posekit.asset.AssetImporters;
 import io.posekit.asset.ClipBinding;
 import io.posekit.asset.ImportException;
@@ -190,9 +191,17 @@ public final class AssetRepository {
         // asset only if the parse succeeds; a failed parse leaves nothing behind
         CompletableFuture<AssetImporters.Imported> parse = parsing.submit(ParsingPool.Kind.UPLOAD,
                 () -> parse(files, "upload"));
+        List<StoredAsset.StoredFile> stored = ContentId.canonicalOrder(files).stream()
+                .map(f -> new StoredAsset.StoredFile(f.name(), f.size())).toList();
+        // the description too, when the file names already tell it (all but zips): the commit after the parse is then
+        // only the rename and its sync
+        StoredAsset expected = importers.mainFileOf(files)
+                .flatMap(main -> AssetFormat.byFileName(main.name()).map(format -> new StoredAsset(id, main.baseName(),
+                        format.wireName(), size, clock.instant(), stored)))
+                .orElse(null);
         AssetStore.Staged staged;
         try {
-            staged = timed("stage", () -> store.stage(id, files));
+            staged = timed("stage", () -> expected != null ? store.stage(expected, files) : store.stage(id, files));
         } catch (RuntimeException e) {
             parse.cancel(true);
             throw e;
@@ -207,10 +216,11 @@ public final class AssetRepository {
             }
             throw e;
         }
-        List<StoredAsset.StoredFile> stored = ContentId.canonicalOrder(files).stream()
-                .map(f -> new StoredAsset.StoredFile(f.name(), f.size())).toList();
-        StoredAsset meta = new StoredAsset(id, imported.main().baseName(), imported.model().format().wireName(), size,
-                clock.instant(), stored);
+        String name = imported.main().baseName();
+        String format = imported.model().format().wireName();
+        StoredAsset meta = expected != null && expected.name().equals(name) && expected.format().equals(format)
+                ? expected
+                : new StoredAsset(id, name, format, size, clock.instant(), stored);
         StoredAsset saved = timed("commit", () -> store.commit(staged, meta));
         Loaded loaded = new Loaded(saved, imported.model());
         cache.put(id, CompletableFuture.completedFuture(loaded));

@@ -75,6 +75,18 @@ public interface AssetStore {
      */
     Staged stage(String id, List<SourceFile> files);
 
+    /**
+     * {@link #stage(String, List)} when the asset's description is known before its parse ends (the model file and
+     * its format follow from the file names): a store may then make the description durable with the files, so that
+     * a {@link #commit} with an equal {@code meta} only has to publish them. A commit with another description is
+     * still correct (the store writes that one instead); this only moves work off the commit.
+     *
+     * @throws StoreUnavailableException when the files could not be written (nothing is left behind)
+     */
+    default Staged stage(StoredAsset meta, List<SourceFile> files) {
+        return stage(meta.id(), files);
+    }
+
     /** Drops staged files that will not be committed (e.g. the upload failed to parse). */
     void discard(Staged staged);
 
@@ -90,11 +102,11 @@ public interface AssetStore {
     StoredAsset commit(Staged staged, StoredAsset meta);
 
     /**
-     * Stores {@code files} (any order) under {@code meta.id()}: {@link #commit commit}({@link #stage stage(…)},
-     * meta).
+     * Stores {@code files} (any order) under {@code meta.id()}: {@link #commit commit}({@link #stage(StoredAsset, List)
+     * stage(meta, files)}, meta).
      */
     default StoredAsset save(StoredAsset meta, List<SourceFile> files) {
-        return commit(stage(meta.id(), files), meta);
+        return commit(stage(meta, files), meta);
     }
 
     /**

@@ -88,4 +88,19 @@ class AssetImportersTest {
                 .isInstanceOfSatisfying(ImportException.class, e -> assertThat(e.kind()).isEqualTo(ImportException.Kind.TOO_LARGE))
                 .hasMessage("a.glb has 1 nodes; the limit is 0 (posekit.limits.nodes)");
     }
+
+    @Test
+    void theMainFileIsToldFromTheNamesAloneExceptInZipsOrWhenTheNamesAlreadyFail() {
+        AssetImporters importers = AssetImporters.all(ImportLimits.DEFAULT);
+        SourceFile gltf = new SourceFile("dir/Fox.gltf", new byte[] {'{'});
+        SourceFile bin = new SourceFile("Fox.bin", new byte[] {0});
+        SourceFile mesh = new SourceFile("a.md5mesh", new byte[] {1});
+        SourceFile anim = new SourceFile("walk.md5anim", new byte[] {2});
+        assertThat(importers.mainFileOf(List.of(bin, gltf))).containsSame(gltf);
+        assertThat(importers.mainFileOf(List.of(anim, mesh))).containsSame(mesh); // animations ride along
+        assertThat(importers.mainFileOf(List.of(new SourceFile("a.zip", new byte[] {3})))).isEmpty();
+        assertThat(importers.mainFileOf(List.of(gltf, new SourceFile("b.zip", new byte[] {3})))).isEmpty();
+        assertThat(importers.mainFileOf(List.of(bin))).isEmpty(); // no model: the parse says so
+        assertThat(importers.mainFileOf(List.of(gltf, new SourceFile("b.dae", new byte[] {4})))).isEmpty(); // two
+    }
 }

@@ -107,22 +107,78 @@ class DirectoryAssetStoreTest {
 
     @Test
     void aSaveReturnsOnlyOnceItsDirectoryAndItsRenameAreSyncedAndADeleteOnceItsRenameIs() throws IOException {
-        List<String> syncs = new ArrayList<>();
+        // the two directories of the incoming copy are synced at once (on two threads), so in either order
+        List<String> syncs = java.util.Collections.synchronizedList(new ArrayList<>());
         DirectoryAssetStore store = new DirectoryAssetStore(dir, synced -> syncs.add(describeSync(synced)));
         List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
         StoredAsset meta = meta(files);
 
         store.save(meta, files);
         // the root sync comes after the rename (the asset is in place), and makes that rename durable
-        assertThat(syncs).containsExactly(
+        assertThat(syncs).hasSize(3);
+        assertThat(syncs.subList(0, 2)).containsExactlyInAnyOrder(
                 ".incoming-*/files holding [.incoming-*]",
-                ".incoming-* holding [.incoming-*]",
-                "<root> holding [" + meta.id() + "]");
+                ".incoming-* holding [.incoming-*]");
+        assertThat(syncs.get(2)).isEqualTo("<root> holding [" + meta.id() + "]");
 
         syncs.clear();
         store.delete(meta.id());
         assertThat(syncs).containsExactly("<root> holding [.deleted-*]");
         assertThat(dir.toFile().list()).isEmpty();
+    }
+
+    @Test
+    void aDescriptionStagedWithTheFilesLeavesTheCommitOnlyTheRenameAndItsSync() throws IOException {
+        List<String> syncs = java.util.Collections.synchronizedList(new ArrayList<>());
+        DirectoryAssetStore store = new DirectoryAssetStore(dir, synced -> syncs.add(describeSync(synced)));
+        List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
+        StoredAsset meta = meta(files);
+
+        AssetStore.Staged staged = store.stage(meta, files);
+        assertThat(syncs).containsExactlyInAnyOrder(
+                ".incoming-*/files holding [.incoming-*]",
+                ".incoming-* holding [.incoming-*]");
+        assertThat(store.find(meta.id())).isEmpty(); // staged is not stored
+
+        syncs.clear();
+        assertThat(store.commit(staged, meta)).isEqualTo(meta);
+        assertThat(syncs).containsExactly("<root> holding [" + meta.id() + "]");
+        assertThat(new DirectoryAssetStore(dir).find(meta.id())).contains(meta);
+        assertThat(new DirectoryAssetStore(dir).readFiles(meta.id()).orElseThrow())
+                .extracting(SourceFile::name).containsExactly("a.gltf", "b.bin");
+    }
+
+    @Test
+    void aCommitWithAnotherDescriptionThanTheStagedOneStoresTheCommittedOne() throws IOException {
+        List<String> syncs = java.util.Collections.synchronizedList(new ArrayList<>());
+        DirectoryAssetStore store = new DirectoryAssetStore(dir, synced -> syncs.add(describeSync(synced)));
+        List<SourceFile> files = List.of(file("a.glb", "glTF"));
+        StoredAsset staged = meta(files);
+        StoredAsset committed = new StoredAsset(staged.id(), "inner.glb", "gltf", 4,
+                Instant.parse("2026-11-22T10:00:01Z"), staged.files());
+
+        AssetStore.Staged s = store.stage(staged, files);
+        syncs.clear();
+        assertThat(store.commit(s, committed)).isEqualTo(committed);
+        // the replaced manifest is made durable in its directory before the rename
+        assertThat(syncs).containsExactly(".incoming-* holding [.incoming-*]", "<root> holding [" + staged.id() + "]");
+        assertThat(new DirectoryAssetStore(dir).find(staged.id())).contains(committed);
+    }
+
+    @Test
+    void aStagedCopyWhoseSyncFailsIsRemovedAndNothingIsStored() {
+        Path root = dir.toAbsolutePath().normalize();
+        DirectoryAssetStore store = new DirectoryAssetStore(dir, synced -> {
+            if (!root.equals(synced) && synced.getFileName().toString().equals("files")) {
+                throw new IOException("EIO");
+            }
+        });
+        List<SourceFile> files = List.of(file("a.glb", "glTF"), file("b.bin", "x"));
+        StoredAsset meta = meta(files);
+        assertThatThrownBy(() -> store.stage(meta, files)).isInstanceOf(StoreUnavailableException.class)
+                .hasMessage("cannot store asset " + meta.id()).hasRootCauseMessage("EIO");
+        assertThat(dir.toFile().list()).isEmpty();
+        assertThat(store.find(meta.id())).isEmpty();
     }
 
     @Test

@@ -3,6 +3,8 @@ package io.posekit.asset.gltf;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
 
 /**
  * Decodes glTF accessors into flat arrays, once per accessor per import: repeated requests return the same
@@ -109,7 +111,9 @@ final class AccessorReader {
         int n = a.type().components;
         ComponentType ct = a.componentType();
         int[] offsets = a.type().componentOffsets(ct.size);
-        if (a.view() != null) {
+        if (a.view() != null && ct == ComponentType.FLOAT) {
+            copyFloats(a.view().data(), a, n, offsets, out);
+        } else if (a.view() != null) {
             ByteBuffer b = a.view().data();
             boolean norm = a.normalized();
             for (int i = 0, o = 0; i < a.count(); i++) {
@@ -145,14 +149,7 @@ final class AccessorReader {
         int n = a.type().components;
         int[] offsets = a.type().componentOffsets(ct.size);
         if (a.view() != null) {
-            ByteBuffer b = a.view().data();
-            for (int i = 0, o = 0; i < a.count(); i++) {
-                budget.checkTime();
-                int base = a.byteOffset() + i * a.stride();
-                for (int c = 0; c < n; c++) {
-                    out[o++] = readInt(b, base + offsets[c], ct);
-                }
-            }
+            copyInts(a.view().data(), a, n, offsets, out);
         }
         if (a.sparse() != null) {
             Accessor.Sparse s = a.sparse();
@@ -168,6 +165,96 @@ final class AccessorReader {
             }
         }
         return out;
+    }
+
+    /**
+     * FLOAT components of {@code a}'s buffer view straight into {@code out}: one bulk copy when the elements are packed
+     * (the usual case), otherwise element by element through a float view of the buffer. Why not {@link #readFloat}
+     * per component: its per-call switch and byte-buffer index checks were most of a BrainStem import. The accessor's
+     * extent within its view was checked when it was parsed ({@link Accessor}); a float accessor's offsets are
+     * multiples of 4 by the specification, and one that is not is read the general way.
+     */
+    private void copyFloats(ByteBuffer b, Accessor a, int n, int[] offsets, float[] out) {
+        int count = a.count();
+        int stride = a.stride();
+        int start = a.byteOffset();
+        if (count == 0) {
+            return;
+        }
+        budget.checkTimeNow();
+        if (stride == n * Float.BYTES) {
+            b.slice(start, count * stride).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(out, 0, count * n);
+            return;
+        }
+        if ((start & 3) == 0 && (stride & 3) == 0) {
+            FloatBuffer f = b.slice(start, (count - 1) * stride + n * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN)
+                    .asFloatBuffer();
+            int step = stride >> 2;
+            for (int i = 0, o = 0; i < count; i++) {
+                budget.checkTime();
+                int base = i * step;
+                for (int c = 0; c < n; c++) {
+                    out[o++] = f.get(base + (offsets[c] >> 2));
+                }
+            }
+            return;
+        }
+        for (int i = 0, o = 0; i < count; i++) {
+            budget.checkTime();
+            int base = start + i * stride;
+            for (int c = 0; c < n; c++) {
+                out[o++] = b.getFloat(base + offsets[c]);
+            }
+        }
+    }
+
+    /**
+     * Integer components of {@code a}'s buffer view into {@code out}, one loop per component type (the type's switch
+     * taken once per accessor rather than once per component: joints and indices are most of a mesh's integers).
+     */
+    private void copyInts(ByteBuffer b, Accessor a, int n, int[] offsets, int[] out) {
+        int count = a.count();
+        int stride = a.stride();
+        int start = a.byteOffset();
+        switch (a.componentType()) {
+            case UNSIGNED_BYTE -> {
+                for (int i = 0, o = 0; i < count; i++) {
+                    budget.checkTime();
+                    int base = start + i * stride;
+                    for (int c = 0; c < n; c++) {
+                        out[o++] = b.get(base + offsets[c]) & 0xFF;
+                    }
+                }
+            }
+            case UNSIGNED_SHORT -> {
+                for (int i = 0, o = 0; i < count; i++) {
+                    budget.checkTime();
+                    int base = start + i * stride;
+                    for (int c = 0; c < n; c++) {
+                        out[o++] = b.getShort(base + offsets[c]) & 0xFFFF;
+                    }
+                }
+            }
+            case UNSIGNED_INT -> {
+                for (int i = 0, o = 0; i < count; i++) {
+                    budget.checkTime();
+                    int base = start + i * stride;
+                    for (int c = 0; c < n; c++) {
+                        out[o++] = b.getInt(base + offsets[c]);
+                    }
+                }
+            }
+            default -> {
+                ComponentType ct = a.componentType();
+                for (int i = 0, o = 0; i < count; i++) {
+                    budget.checkTime();
+                    int base = start + i * stride;
+                    for (int c = 0; c < n; c++) {
+                        out[o++] = readInt(b, base + offsets[c], ct);
+                    }
+                }
+            }
+        }
     }
 
     /** Reads and checks the sparse indices of {@code a}: strictly increasing, each below {@code a.count()}. */

@@ -85,6 +85,55 @@ class AccessorDecodingTest {
     }
 
     @Test
+    void floatsAtAnOffsetThatIsNotAMultipleOfFourAreStillReadAtEachStride() {
+        // the specification requires 4-byte alignment for floats; the reader tolerates an accessor that breaks it,
+        // reading it byte by byte rather than through a float view
+        GltfBuilder b = new GltfBuilder();
+        GltfBuilder.Bytes data = le().u8(0xEE, 0xEE);
+        for (int v = 0; v < 3; v++) {
+            data.f32(v + 0.5f, -v).u8(0xEE, 0xEE, 0xEE, 0xEE);
+        }
+        int view = b.addBufferView(data.pad4().toArray(), 12);
+        int a = b.addAccessor(view, 2, FLOAT, "VEC2", 3, false);
+        assertThat(floats(b, a)).containsExactly(0.5f, 0, 1.5f, -1, 2.5f, -2);
+        // and packed, at the same odd offset: one bulk copy
+        int packed = b.addBufferView(le().u8(0xEE).f32(1, 2, 3).pad4().toArray());
+        assertThat(floats(b, b.addAccessor(packed, 1, FLOAT, "SCALAR", 3, false))).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void packedFloatsAfterAByteOffsetAreCopiedWhole() {
+        // a packed run of MAT4s behind one junk float: the bulk copy starts at the offset and takes count × 16 floats
+        GltfBuilder b = new GltfBuilder();
+        float[] m = new float[33];
+        m[0] = 99;
+        for (int i = 1; i < m.length; i++) {
+            m[i] = i * 0.25f - 3;
+        }
+        int view = b.addBufferView(le().f32(m).toArray());
+        int a = b.addAccessor(view, 4, FLOAT, "MAT4", 2, false);
+        assertThat(floats(b, a)).containsExactly(java.util.Arrays.copyOfRange(m, 1, 33));
+    }
+
+    @Test
+    void stridedIntegersOfEveryComponentTypeAreReadAtEachStride() {
+        // 2 vertices of 16 bytes: joints VEC4 unsigned short (8), 2 × signed short (4), unsigned int (4)
+        GltfBuilder b = new GltfBuilder();
+        GltfBuilder.Bytes data = le();
+        data.u16(1, 2, 3, 65535).u16(0x8000, 0x7FFF).u32(-1);
+        data.u16(4, 5, 6, 7).u16(0xFFFF, 1).u32(0x12345678);
+        int view = b.addBufferView(data.toArray(), 16);
+        int joints = b.addAccessor(view, 0, UNSIGNED_SHORT, "VEC4", 2, false);
+        int shorts = b.addAccessor(view, 8, SHORT, "VEC2", 2, false);
+        int uints = b.addAccessor(view, 12, UNSIGNED_INT, "SCALAR", 2, false);
+        int bytes = b.addAccessor(view, 0, UNSIGNED_BYTE, "VEC2", 2, false);
+        assertThat(ints(b, joints)).containsExactly(1, 2, 3, 65535, 4, 5, 6, 7);
+        assertThat(ints(b, shorts)).containsExactly(-32768, 32767, -1, 1);
+        assertThat(ints(b, uints)).containsExactly(-1, 0x12345678);
+        assertThat(ints(b, bytes)).containsExactly(1, 0, 4, 0);
+    }
+
+    @Test
     void byteOffsetIsAddedToTheViewOffset() {
         GltfBuilder b = new GltfBuilder();
         b.addBufferView(le().f32(99).toArray()); // shifts the next view within buffer 0

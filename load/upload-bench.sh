@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Upload + parse time of every conformance asset over HTTP, on posekit and (optionally) the peer.
+#   load/upload-bench.sh [posekit|peer|both]        (default posekit)
+# Starts the service fresh under `taskset -c SERVICE_CPUS` (1) with an empty store, runs load/lib/upload-bench.py
+# under `taskset -c CLIENT_CPUS` (0): WARMUPS (5) unrecorded then ROUNDS (7) recorded rounds, each round one raw
+# POST /api/v1/assets?filename=NAME (application/octet-stream) per asset on a kept-alive connection, timed until the
+# whole answer is read, then an untimed DELETE so that the next round's identical upload is new content (201: a
+# real parse and a durable store) again. Prints a markdown table of the median ms per asset (all samples and the raw
+# rows in OUT, /tmp/upload-bench-SERVICE.jsonl). The MD5 mesh is also sent zipped (the zip path).
+# Environment: JAR (target/posekit.jar) JAVA_HOME (JDK 25) JAVA_OPTS (-Xmx1g) PORT (18097) PEER_PORT (18098)
+#   SHARED (../shared) ROUNDS (7) WARMUPS (5) SERVICE_CPUS (1) CLIENT_CPUS (0) OUT_DIR (/tmp)
+# The peer (SHARED/tools/peer, glTF and COLLADA only) needs `npm ci` in tools/oracle and tools/peer first; the
+# assets it refuses show as "-".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WHICH=${1:-posekit}
+JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}; JAR=${JAR:-target/posekit.jar}
+JAVA_OPTS=${JAVA_OPTS:--Xmx1g}; PORT=${PORT:-18097}; PEER_PORT=${PEER_PORT:-18098}; SHARED=${SHARED:-../shared}
+ROUNDS=${ROUNDS:-7}; WARMUPS=${WARMUPS:-5}; SERVICE_CPUS=${SERVICE_CPUS:-1}; CLIENT_CPUS=${CLIENT_CPUS:-0}
+OUT_DIR=${OUT_DIR:-/tmp}
+ASSETS=$SHARED/conformance/assets
+store=$(mktemp -d); PID=""
+trap '[ -n "$PID" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null; rm -rf "$store"' EXIT
+
+wait_ready() { # URL
+  for _ in $(seq 1 240); do curl -fs -o /dev/null "$1" && return 0; sleep 0.5; done
+  echo "upload-bench: the service did not answer $1" >&2; exit 1
+}
+run() { # SERVICE BASE
+  taskset -c "$CLIENT_CPUS" python3 load/lib/upload-bench.py "$2" "$ASSETS" "$ROUNDS" "$WARMUPS" > "$OUT_DIR/upload-bench-$1.jsonl"
+  if [ "$1" = posekit ]; then # where the time went, from posekit's own timers (mean ms over all uploads, warm-ups too)
+    for m in "posekit.import.duration?tag=source:upload" "posekit.store.duration?tag=op:stage" \
+        "posekit.store.duration?tag=op:commit" "posekit.store.duration?tag=op:delete"; do
+      curl -fsS "$2/actuator/metrics/${m%%\?*}?${m#*\?}" 2>/dev/null | python3 -c '
+import json, sys
+j = json.load(sys.stdin); v = {x["statistic"]: x["value"] for x in j["measurements"]}
+n = max(v["COUNT"], 1); print("%s: count %d, mean %.2f ms" % (sys.argv[1], v["COUNT"], 1000 * v["TOTAL_TIME"] / n))' "$m" >&2 || true
+    done
+  fi
+  kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
+}
+if [ "$WHICH" = posekit ] || [ "$WHICH" = both ]; then
+  taskset -c "$SERVICE_CPUS" "$JAVA_HOME/bin/java" $JAVA_OPTS -jar "$JAR" --server.port="$PORT" \
+    --server.address=127.0.0.1 --posekit.store.dir="$store" --logging.level.posekit.access=WARN \
+    > "$OUT_DIR/upload-bench-posekit.log" 2>&1 &
+  PID=$!
+  wait_ready "http://127.0.0.1:$PORT/actuator/health"
+  echo "== posekit ($JAR): $WARMUPS warm-up + $ROUNDS rounds" >&2
+  run posekit "http://127.0.0.1:$PORT"
+fi
+if [ "$WHICH" = peer ] || [ "$WHICH" = both ]; then
+  (cd "$SHARED/tools/peer" && exec taskset -c "$SERVICE_CPUS" node server.mjs --port "$PEER_PORT" --host 127.0.0.1) \
+    > "$OUT_DIR/upload-bench-peer.log" 2>&1 &
+  PID=$!
+  wait_ready "http://127.0.0.1:$PEER_PORT/health"
+  echo "== peer: $WARMUPS warm-up + $ROUNDS rounds" >&2
+  run peer "http://127.0.0.1:$PEER_PORT"
+fi
+python3 - "$OUT_DIR" <<'PY'
+import json, os, sys
+rows = {}
+for svc in ("posekit", "peer"):
+    p = os.path.join(sys.argv[1], f"upload-bench-{svc}.jsonl")
+    if os.path.exists(p):
+        for line in open(p):
+            r = json.loads(line); rows.setdefault(r["asset"], {"bytes": r["bytes"]})[svc] = r
+print("| asset | bytes | posekit median ms | peer median ms |")
+print("|---|---:|---:|---:|")
+for a, r in rows.items():
+    f = lambda s: "-" if s not in r else (f"{r[s]['median_ms']:.2f}" if r[s]["median_ms"] is not None else f"- ({r[s]['status']})")
+    print(f"| {a} | {r['bytes']} | {f('posekit')} | {f('peer')} |")
+PY
