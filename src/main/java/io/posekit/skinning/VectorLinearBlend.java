@@ -1,9 +1,7 @@
 package io.posekit.skinning;
 
 import io.posekit.math.Matrices;
-import io.posekit.math.VectorLanes;
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -11,211 +9,144 @@ import jdk.incubator.vector.VectorSpecies;
  * of {@link ScalarLinearBlend}). Loaded by name only when {@code jdk.incubator.vector} is present
  * ({@link io.posekit.math.Kernels}).
  *
- * <p>Two phases per group of {@code L} vertices ({@code L} = lanes of {@link VectorLanes#FLOAT}):
- * <ol>
- *   <li>Per vertex (weights, joint checks and the zero-sum fallback in scalar code, with the scalar kernel's rules):
- *       the weighted sum of the joints' matrices, each a contiguous 16-float row of the joint table (S's upper 3×4,
- *       then N's 3×3 in a second row when some joint is not rigid), i.e. {@code k} vector multiply-adds of 16 lanes
- *       instead of {@code 12k} scalar ones; the blended row goes to a scratch block.</li>
- *   <li>Per group: the blended matrices are read back transposed (one gather per element, lane n = vertex n) and
- *       position, normal and tangent are transformed and normalised for all {@code L} vertices at once.</li>
- * </ol>
- * Inputs are copied into, and outputs out of, structure-of-arrays scratch by scalar loops (the arrays are xyz
- * interleaved); a short last group computes garbage in its unused lanes and stores only the used ones.
+ * <p>One vertex at a time, a column per 128-bit vector: the blended matrix's four columns (x, y, z, 0) are
+ * {@code Σ w_i · column(j_i)} (4 vector multiply-adds per influence instead of 12 scalar ones), and
+ * {@code p' = c0·px + c1·py + c2·pz + c3}, {@code n' = c0·nx + c1·ny + c2·nz} are 3 more each. Weights, joint checks
+ * and the zero-sum fallback are scalar, with the scalar kernel's rules; normalisation is scalar on the 3 lanes. Wider
+ * species do not help here: gathering one element of 16 vertices' matrices costs more than it saves on this
+ * hardware (measured: 0.6× the scalar kernel).
  *
  * <p>Not thread-safe (the scratch); one per job.
  */
 final class VectorLinearBlend implements LinearBlendKernel {
 
-    private static final VectorSpecies<Float> S = VectorLanes.FLOAT;
-    private static final int L = S.length();
-    // floats per joint in the table: row 0 = S's upper 3×3 column-major (0–8) and translation (9–11), row 1 = N (16–24)
-    private static final int ROW = 16;
-    private static final int JOINT = 2 * ROW;
-    // the gather map: lane n reads vertex n's blended row in the scratch block
-    private static final int[] LANES = new int[L];
-
-    static {
-        for (int n = 0; n < L; n++) {
-            LANES[n] = JOINT * n;
-        }
-    }
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_128;
+    // floats per joint in the table: S's four columns (x, y, z, 0), then N's three (x, y, z, 0)
+    private static final int JOINT = 28;
 
     private float[] table = new float[0];
     private final float[] normalMatrix = new float[9];
-    // per vertex of the group: the blended rows (JOINT floats)
-    private final float[] blended = new float[JOINT * L];
-    // structure of arrays, L lanes each: position xyz, normal xyz, tangent xyz (inputs, then outputs in place)
-    private final float[] soa = new float[9 * L];
-    // per slot of the current vertex: joint table offset and normalised weight
-    private int[] slotOffsets = new int[8];
-    private float[] slotWeights = new float[8];
+    // one transformed vector (4 lanes), read back by scalar code
+    private final float[] lanes = new float[4];
 
     @Override
     public void skin(Primitive prim, float[] s, float[] pos, float[] nrm, float[] tan, float[] outP, float[] outN,
             float[] outT, int from, int end) {
         final int jointCount = s.length / 16;
         final int k = prim.influencesPerVertex();
-        final boolean doN = outN != null;
-        final boolean rigid = prepareJoints(s, jointCount, doN);
-        // the N row is blended only when it differs from S's 3×3
-        final int rows = rigid ? ROW : JOINT;
-        if (slotOffsets.length < k) {
-            slotOffsets = new int[k];
-            slotWeights = new float[k];
-        }
-        for (int g = from; g < end; g += L) {
-            final int count = Math.min(L, end - g);
-            for (int n = 0; n < count; n++) {
-                blendVertex(prim, jointCount, k, g + n, rows, JOINT * n);
-            }
-            transformGroup(g, count, rigid, pos, nrm, tan, outP, outN, outT);
-        }
-    }
-
-    /**
-     * Writes vertex {@code v}'s blended rows at {@code blended[at..]}: {@code Σ (w_i/Σw) · row(j_i)}, or its slot-0
-     * joint's rows when its weights sum to 0 or a non-finite value.
-     */
-    private void blendVertex(Primitive prim, int jointCount, int k, int v, int rows, int at) {
+        final boolean rigid = prepareJoints(s, jointCount, outN != null);
+        final float[] m = table;
+        final float[] r = lanes;
         final int[] joints = prim.joints();
         final float[] weights = prim.weights();
-        final int[] offsets = slotOffsets;
-        final float[] ws = slotWeights;
-        final int base = v * k;
-        // the scalar kernel's checks, in its order: every slot of non-zero weight must name a joint with a matrix
-        double sum = 0;
-        for (int i = 0; i < k; i++) {
-            final int j = joints[base + i];
-            final float w = weights[base + i];
-            final boolean outside = j >= jointCount;
-            if (outside & w != 0) {
-                throw ScalarLinearBlend.jointOutOfRange(v, i, j, jointCount);
-            }
-            sum += w;
-            offsets[i] = JOINT * (outside ? 0 : j);
-        }
-        int slots = k;
-        if (sum == 0 || !Double.isFinite(sum)) {
-            // as three.js normalizeSkinWeights: a vertex without usable weights follows its slot-0 joint
-            final int j = joints[base];
-            if (j >= jointCount) {
-                throw ScalarLinearBlend.jointOutOfRange(v, 0, j, jointCount);
-            }
-            offsets[0] = JOINT * j;
-            ws[0] = 1;
-            slots = 1;
-        } else {
-            // normalised weights: no division per output later, and a negative Σw flips normals as dividing would
-            final double inv = 1 / sum;
+        for (int v = from; v < end; v++) {
+            final int base = v * k;
+            // Σ w_i · column(j_i) with the raw weights, divided by Σw once at the end (as the scalar kernel)
+            FloatVector c0 = FloatVector.zero(S), c1 = c0, c2 = c0, c3 = c0;
+            double sum = 0;
             for (int i = 0; i < k; i++) {
-                ws[i] = (float) (weights[base + i] * inv);
+                final float wi = weights[base + i];
+                final int o = slotOffset(joints[base + i], wi, jointCount, v, i);
+                sum += wi;
+                final FloatVector w = FloatVector.broadcast(S, wi);
+                c0 = FloatVector.fromArray(S, m, o).fma(w, c0);
+                c1 = FloatVector.fromArray(S, m, o + 4).fma(w, c1);
+                c2 = FloatVector.fromArray(S, m, o + 8).fma(w, c2);
+                c3 = FloatVector.fromArray(S, m, o + 12).fma(w, c3);
             }
-        }
-        final float[] m = table;
-        for (int c = 0; c < rows; c += L) {
-            FloatVector acc = FloatVector.fromArray(S, m, offsets[0] + c).mul(ws[0]);
-            for (int i = 1; i < slots; i++) {
-                acc = FloatVector.fromArray(S, m, offsets[i] + c).fma(FloatVector.broadcast(S, ws[i]), acc);
-            }
-            acc.intoArray(blended, at + c);
-        }
-    }
-
-    /** Transforms the group's {@code count} vertices from {@code g} by their blended matrices into the outputs. */
-    private void transformGroup(int g, int count, boolean rigid, float[] pos, float[] nrm, float[] tan, float[] outP,
-            float[] outN, float[] outT) {
-        final float[] b = blended;
-        final float[] x = soa;
-        // the blended 3×4 of lane n's vertex, transposed by gathers: element e of all lanes
-        final FloatVector m0 = gather(b, 0), m1 = gather(b, 1), m2 = gather(b, 2);
-        final FloatVector m3 = gather(b, 3), m4 = gather(b, 4), m5 = gather(b, 5);
-        final FloatVector m6 = gather(b, 6), m7 = gather(b, 7), m8 = gather(b, 8);
-        if (outP != null) {
-            deinterleave(pos, 3 * g, 3, count, 0);
-            final FloatVector px = FloatVector.fromArray(S, x, 0), py = FloatVector.fromArray(S, x, L);
-            final FloatVector pz = FloatVector.fromArray(S, x, 2 * L);
-            pz.fma(m6, py.fma(m3, px.fma(m0, gather(b, 9)))).intoArray(x, 0);
-            pz.fma(m7, py.fma(m4, px.fma(m1, gather(b, 10)))).intoArray(x, L);
-            pz.fma(m8, py.fma(m5, px.fma(m2, gather(b, 11)))).intoArray(x, 2 * L);
-            interleave(outP, 3 * g, 3, count, 0);
-        }
-        if (outN != null) {
-            deinterleave(nrm, 3 * g, 3, count, 3 * L);
-            if (rigid) {
-                transformNormalized(m0, m1, m2, m3, m4, m5, m6, m7, m8, 3 * L);
+            int slots = k;
+            if (sum == 0 || !Double.isFinite(sum)) {
+                // as three.js normalizeSkinWeights: a vertex without usable weights follows its slot-0 joint
+                slots = 1;
+                final int o = fallback(joints[base], jointCount, v);
+                c0 = FloatVector.fromArray(S, m, o);
+                c1 = FloatVector.fromArray(S, m, o + 4);
+                c2 = FloatVector.fromArray(S, m, o + 8);
+                c3 = FloatVector.fromArray(S, m, o + 12);
+                sum = 1;
             } else {
-                transformNormalized(gather(b, ROW), gather(b, ROW + 1), gather(b, ROW + 2), gather(b, ROW + 3),
-                        gather(b, ROW + 4), gather(b, ROW + 5), gather(b, ROW + 6), gather(b, ROW + 7),
-                        gather(b, ROW + 8), 3 * L);
+                final FloatVector inv = FloatVector.broadcast(S, (float) (1 / sum));
+                c0 = c0.mul(inv);
+                c1 = c1.mul(inv);
+                c2 = c2.mul(inv);
+                c3 = c3.mul(inv);
             }
-            interleave(outN, 3 * g, 3, count, 3 * L);
-        }
-        if (outT != null) {
-            deinterleave(tan, 4 * g, 4, count, 6 * L);
-            transformNormalized(m0, m1, m2, m3, m4, m5, m6, m7, m8, 6 * L);
-            interleave(outT, 4 * g, 4, count, 6 * L);
-            for (int n = 0; n < count; n++) {
-                outT[4 * (g + n) + 3] = tan[4 * (g + n) + 3];
+            final int p3 = 3 * v;
+            if (outP != null) {
+                c2.fma(FloatVector.broadcast(S, pos[p3 + 2]), c1.fma(FloatVector.broadcast(S, pos[p3 + 1]),
+                        c0.fma(FloatVector.broadcast(S, pos[p3]), c3))).intoArray(r, 0);
+                outP[p3] = r[0];
+                outP[p3 + 1] = r[1];
+                outP[p3 + 2] = r[2];
+            }
+            if (outN != null) {
+                final FloatVector nx = FloatVector.broadcast(S, nrm[p3]);
+                final FloatVector ny = FloatVector.broadcast(S, nrm[p3 + 1]);
+                final FloatVector nz = FloatVector.broadcast(S, nrm[p3 + 2]);
+                if (rigid) {
+                    c2.fma(nz, c1.fma(ny, c0.mul(nx))).intoArray(r, 0);
+                } else {
+                    // N̄ = Σ w_i N[j_i], then N̄ n (the normal matrices differ from the 3×3s)
+                    // (the sign of Σw matters for normals: with the fallback, slot 0 alone at weight 1)
+                    FloatVector d0 = FloatVector.zero(S), d1 = d0, d2 = d0;
+                    for (int i = 0; i < slots; i++) {
+                        final float wi = slots == 1 ? 1 : weights[base + i];
+                        final int o = slots == 1 ? fallback(joints[base], jointCount, v)
+                                : slotOffset(joints[base + i], wi, jointCount, v, i);
+                        final FloatVector w = FloatVector.broadcast(S, (float) (wi / sum));
+                        d0 = FloatVector.fromArray(S, m, o + 16).fma(w, d0);
+                        d1 = FloatVector.fromArray(S, m, o + 20).fma(w, d1);
+                        d2 = FloatVector.fromArray(S, m, o + 24).fma(w, d2);
+                    }
+                    d2.fma(nz, d1.fma(ny, d0.mul(nx))).intoArray(r, 0);
+                }
+                store3Normalized(r, outN, p3);
+            }
+            if (outT != null) {
+                final int p4 = 4 * v;
+                c2.fma(FloatVector.broadcast(S, tan[p4 + 2]), c1.fma(FloatVector.broadcast(S, tan[p4 + 1]),
+                        c0.mul(FloatVector.broadcast(S, tan[p4])))).intoArray(r, 0);
+                store3Normalized(r, outT, p4);
+                outT[p4 + 3] = tan[p4 + 3];
             }
         }
-    }
-
-    /** Element {@code e} of the blended rows of all lanes. */
-    private static FloatVector gather(float[] blended, int e) {
-        return FloatVector.fromArray(S, blended, e, LANES, 0);
     }
 
     /**
-     * {@code normalize(M · d)} for the direction {@code d} of each lane at {@code soa[at..at+3L]}, in place; a zero
-     * result stays zero.
+     * Table offset of the joint a slot names; a slot of weight 0 may name any joint (even one without a skinning
+     * matrix): it reads joint 0 instead, and contributes nothing.
+     *
+     * @throws IllegalStateException when a slot of non-zero (or NaN) weight names a joint without a skinning matrix
      */
-    private void transformNormalized(FloatVector m0, FloatVector m1, FloatVector m2, FloatVector m3, FloatVector m4,
-            FloatVector m5, FloatVector m6, FloatVector m7, FloatVector m8, int at) {
-        final float[] x = soa;
-        final FloatVector dx = FloatVector.fromArray(S, x, at), dy = FloatVector.fromArray(S, x, at + L);
-        final FloatVector dz = FloatVector.fromArray(S, x, at + 2 * L);
-        final FloatVector rx = dz.fma(m6, dy.fma(m3, dx.mul(m0)));
-        final FloatVector ry = dz.fma(m7, dy.fma(m4, dx.mul(m1)));
-        final FloatVector rz = dz.fma(m8, dy.fma(m5, dx.mul(m2)));
-        final FloatVector len2 = rz.fma(rz, ry.fma(ry, rx.mul(rx)));
-        // a zero vector has no direction: keep it zero instead of producing NaN
-        final FloatVector inv = FloatVector.zero(S)
-                .blend(FloatVector.broadcast(S, 1f).div(len2.sqrt()), len2.compare(VectorOperators.GT, 0f));
-        rx.mul(inv).intoArray(x, at);
-        ry.mul(inv).intoArray(x, at + L);
-        rz.mul(inv).intoArray(x, at + 2 * L);
+    private static int slotOffset(int joint, float weight, int jointCount, int vertex, int slot) {
+        final boolean outside = joint >= jointCount;
+        if (outside & weight != 0) {
+            throw ScalarLinearBlend.jointOutOfRange(vertex, slot, joint, jointCount);
+        }
+        return JOINT * (outside ? 0 : joint);
     }
 
-    /** Copies xyz of {@code count} elements of {@code stride} floats from {@code in[o..]} into three lane rows. */
-    private void deinterleave(float[] in, int o, int stride, int count, int at) {
-        final float[] x = soa;
-        for (int n = 0; n < count; n++, o += stride) {
-            x[at + n] = in[o];
-            x[at + L + n] = in[o + 1];
-            x[at + 2 * L + n] = in[o + 2];
+    /** Table offset of the slot-0 joint of a vertex whose weights are unusable; it must have a matrix. */
+    private static int fallback(int joint, int jointCount, int vertex) {
+        if (joint >= jointCount) {
+            throw ScalarLinearBlend.jointOutOfRange(vertex, 0, joint, jointCount);
         }
+        return JOINT * joint;
     }
 
-    /** Copies three lane rows back into xyz of {@code count} elements of {@code stride} floats at {@code out[o..]}. */
-    private void interleave(float[] out, int o, int stride, int count, int at) {
-        final float[] x = soa;
-        for (int n = 0; n < count; n++, o += stride) {
-            out[o] = x[at + n];
-            out[o + 1] = x[at + L + n];
-            out[o + 2] = x[at + 2 * L + n];
-        }
+    /** Stores {@code r[0..2]} scaled to unit length at {@code out[o..o+2]}; zero length stays zero. */
+    private static void store3Normalized(float[] r, float[] out, int o) {
+        SkinningJob.store3Normalized(r[0], r[1], r[2], out, o);
     }
 
     /**
-     * Fills the joint table (rows of {@link #JOINT} floats) from the skinning matrices, the N rows only when normals
-     * are wanted.
+     * Fills the joint table ({@link #JOINT} floats per joint) from the skinning matrices, the normal matrices only
+     * when normals are wanted.
      *
      * @return whether every joint is rigid by the scalar kernel's test (or normals are not wanted)
      */
     private boolean prepareJoints(float[] s, int jointCount, boolean withNormals) {
         if (table.length < JOINT * jointCount) {
-            // zero-initialised: the padding lanes of each row stay 0 (finite) for good
             table = new float[JOINT * jointCount];
         }
         final float[] m = table;
@@ -224,16 +155,21 @@ final class VectorLinearBlend implements LinearBlendKernel {
         for (int j = 0; j < jointCount; j++) {
             final int o = JOINT * j;
             final int so = 16 * j;
-            System.arraycopy(s, so, m, o, 3);
-            System.arraycopy(s, so + 4, m, o + 3, 3);
-            System.arraycopy(s, so + 8, m, o + 6, 3);
-            System.arraycopy(s, so + 12, m, o + 9, 3);
+            // the columns with their fourth element 0 (the bottom row plays no part, as in the scalar kernel)
+            for (int c = 0; c < 4; c++) {
+                m[o + 4 * c] = s[so + 4 * c];
+                m[o + 4 * c + 1] = s[so + 4 * c + 1];
+                m[o + 4 * c + 2] = s[so + 4 * c + 2];
+                m[o + 4 * c + 3] = 0;
+            }
             if (withNormals) {
                 Matrices.normalMatrix(s, so, nm, 0);
-                for (int e = 0; e < 9; e++) {
-                    m[o + ROW + e] = nm[e];
-                    // NaN compares false: a non-finite matrix is never rigid
-                    rigid &= Math.abs(nm[e] - m[o + e]) <= ScalarLinearBlend.RIGID_TOLERANCE;
+                for (int c = 0; c < 3; c++) {
+                    for (int e = 0; e < 3; e++) {
+                        m[o + 16 + 4 * c + e] = nm[3 * c + e];
+                        // NaN compares false: a non-finite matrix is never rigid
+                        rigid &= Math.abs(nm[3 * c + e] - s[so + 4 * c + e]) <= ScalarLinearBlend.RIGID_TOLERANCE;
+                    }
                 }
             }
         }
