@@ -9,8 +9,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * Names the kernel path of the hot loops in {@code /actuator/info}, e.g. {@code "kernels": {"path": "vector",
- * "species": "FloatVector 512 bits (16 lanes)", "reason": "jdk.incubator.vector present (posekit.kernels=auto)"}}, so
- * an operator can tell whether the JVM was started with {@code --add-modules jdk.incubator.vector}.
+ * "species": "FloatVector 128 bits, DoubleVector 256 bits (preferred 512 bits)", "reason": "jdk.incubator.vector
+ * present (posekit.kernels=auto)"}}, so an operator can tell whether the JVM was started with
+ * {@code --add-modules jdk.incubator.vector}.
  */
 @Component
 class KernelsInfoContributor implements InfoContributor {

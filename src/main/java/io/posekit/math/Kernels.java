@@ -76,7 +76,8 @@ public final class Kernels {
     }
 
     /**
-     * The vector species the vector kernels use, e.g. {@code "FloatVector 512 bits (16 lanes)"}, or empty on the
+     * The vector species the vector kernels use, e.g.
+     * {@code "FloatVector 128 bits, DoubleVector 256 bits (preferred 512 bits)"}, or empty on the
      * scalar path (or without the module).
      */
     public static Optional<String> species() {

@@ -1,5 +1,6 @@
 package io.posekit.sampling;
 
+import io.posekit.math.VectorLanes;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
@@ -14,8 +15,8 @@ import jdk.incubator.vector.VectorSpecies;
  */
 final class VectorLocalToModel implements LocalToModelKernel {
 
-    private static final VectorSpecies<Double> D = DoubleVector.SPECIES_256;
-    private static final VectorSpecies<Float> F = FloatVector.SPECIES_128;
+    private static final VectorSpecies<Double> D = VectorLanes.DOUBLE;
+    private static final VectorSpecies<Float> F = VectorLanes.FLOAT;
 
     // model matrices in double, 16 per node (4 columns of 4), then the identity for roots; grown as needed
     private double[] model = new double[0];
@@ -45,11 +46,16 @@ final class VectorLocalToModel implements LocalToModelKernel {
             final DoubleVector a0 = DoubleVector.fromArray(D, m, q), a1 = DoubleVector.fromArray(D, m, q + 4);
             final DoubleVector a2 = DoubleVector.fromArray(D, m, q + 8), a3 = DoubleVector.fromArray(D, m, q + 12);
             // column c of model = a0·l[0][c] + a1·l[1][c] + a2·l[2][c] (+ a3 for the translation column)
-            final DoubleVector c0 = a2.fma(b((xz - wy) * sx), a1.fma(b((xy + wz) * sx), a0.mul((1 - (yy + zz)) * sx)));
-            final DoubleVector c1 = a2.fma(b((yz + wx) * sy), a1.fma(b((1 - (xx + zz)) * sy), a0.mul((xy - wz) * sy)));
-            final DoubleVector c2 = a2.fma(b((1 - (xx + yy)) * sz), a1.fma(b((yz - wx) * sz), a0.mul((xz + wy) * sz)));
-            final DoubleVector c3 = a2.fma(b(translations[si + 2]), a1.fma(b(translations[si + 1]),
-                    a0.fma(b(translations[si]), a3)));
+            // (straight-line code, no helpers: a vector passed to a call the JIT does not inline is boxed)
+            final DoubleVector c0 = a2.fma(DoubleVector.broadcast(D, (xz - wy) * sx),
+                    a1.fma(DoubleVector.broadcast(D, (xy + wz) * sx), a0.mul((1 - (yy + zz)) * sx)));
+            final DoubleVector c1 = a2.fma(DoubleVector.broadcast(D, (yz + wx) * sy),
+                    a1.fma(DoubleVector.broadcast(D, (1 - (xx + zz)) * sy), a0.mul((xy - wz) * sy)));
+            final DoubleVector c2 = a2.fma(DoubleVector.broadcast(D, (1 - (xx + yy)) * sz),
+                    a1.fma(DoubleVector.broadcast(D, (yz - wx) * sz), a0.mul((xz + wy) * sz)));
+            final DoubleVector c3 = a2.fma(DoubleVector.broadcast(D, translations[si + 2]),
+                    a1.fma(DoubleVector.broadcast(D, translations[si + 1]),
+                            a0.fma(DoubleVector.broadcast(D, translations[si]), a3)));
             final int o = 16 * i;
             c0.intoArray(m, o);
             c1.intoArray(m, o + 4);
@@ -61,9 +67,5 @@ final class VectorLocalToModel implements LocalToModelKernel {
             ((FloatVector) c2.add(0.0).convertShape(VectorOperators.D2F, F, 0)).intoArray(out, o + 8);
             ((FloatVector) c3.convertShape(VectorOperators.D2F, F, 0)).intoArray(out, o + 12);
         }
-    }
-
-    private static DoubleVector b(double v) {
-        return DoubleVector.broadcast(D, v);
     }
 }

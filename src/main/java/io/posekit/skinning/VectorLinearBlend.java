@@ -1,6 +1,7 @@
 package io.posekit.skinning;
 
 import io.posekit.math.Matrices;
+import io.posekit.math.VectorLanes;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -9,18 +10,18 @@ import jdk.incubator.vector.VectorSpecies;
  * of {@link ScalarLinearBlend}). Loaded by name only when {@code jdk.incubator.vector} is present
  * ({@link io.posekit.math.Kernels}).
  *
- * <p>One vertex at a time, a column per 128-bit vector: the blended matrix's four columns (x, y, z, 0) are
- * {@code Σ w_i · column(j_i)} (4 vector multiply-adds per influence instead of 12 scalar ones), and
- * {@code p' = c0·px + c1·py + c2·pz + c3}, {@code n' = c0·nx + c1·ny + c2·nz} are 3 more each. Weights, joint checks
- * and the zero-sum fallback are scalar, with the scalar kernel's rules; normalisation is scalar on the 3 lanes. Wider
- * species do not help here: gathering one element of 16 vertices' matrices costs more than it saves on this
- * hardware (measured: 0.6× the scalar kernel).
+ * <p>One vertex at a time, a matrix column per 128-bit vector: the blended matrix's four columns (x, y, z, 0) are
+ * {@code Σ w_i · column(j_i) / Σw} (4 vector multiply-adds per influence instead of 12 scalar ones), and
+ * {@code p' = c0·px + c1·py + c2·pz + c3}, {@code n' = c0·nx + c1·ny + c2·nz} are 3 more each. Joint checks and the
+ * zero-sum fallback are scalar, with the scalar kernel's rules; normalisation is scalar on the 3 lanes. Wider species
+ * did not pay: 16 vertices per 512-bit vector needs the blended matrices transposed (gathers, slow on the AMD EPYC we
+ * measure on) and the xyz arrays de- and re-interleaved; that design ran at 0.6× the scalar kernel.
  *
  * <p>Not thread-safe (the scratch); one per job.
  */
 final class VectorLinearBlend implements LinearBlendKernel {
 
-    private static final VectorSpecies<Float> S = FloatVector.SPECIES_128;
+    private static final VectorSpecies<Float> S = VectorLanes.FLOAT;
     // floats per joint in the table: S's four columns (x, y, z, 0), then N's three (x, y, z, 0)
     private static final int JOINT = 28;
 

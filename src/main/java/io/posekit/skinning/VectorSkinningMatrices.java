@@ -1,8 +1,10 @@
 package io.posekit.skinning;
 
+import io.posekit.math.VectorLanes;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorOperators.Conversion;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -14,8 +16,10 @@ import jdk.incubator.vector.VectorSpecies;
  */
 final class VectorSkinningMatrices implements SkinningMatricesKernel {
 
-    private static final VectorSpecies<Double> D = DoubleVector.SPECIES_256;
-    private static final VectorSpecies<Float> F = FloatVector.SPECIES_128;
+    private static final VectorSpecies<Double> D = VectorLanes.DOUBLE;
+    private static final VectorSpecies<Float> F = VectorLanes.FLOAT;
+    private static final Conversion<Float, Double> F2D = VectorOperators.F2D;
+    private static final Conversion<Double, Float> D2F = VectorOperators.D2F;
 
     @Override
     public void run(int[] nodes, float[] ibm, float[] model, int modelCount, float[] out) {
@@ -25,23 +29,26 @@ final class VectorSkinningMatrices implements SkinningMatricesKernel {
                 throw SkinningMatricesJob.nodeOutOfRange(k, node, modelCount);
             }
             final int a = 16 * node;
-            final DoubleVector a0 = widen(model, a), a1 = widen(model, a + 4);
-            final DoubleVector a2 = widen(model, a + 8), a3 = widen(model, a + 12);
-            for (int c = 0; c < 4; c++) {
-                final int b = 16 * k + 4 * c;
-                final DoubleVector col = a3.fma(b(ibm[b + 3]), a2.fma(b(ibm[b + 2]), a1.fma(b(ibm[b + 1]),
-                        a0.mul(ibm[b]))));
-                // (+0 turns −0 sums of zero products into the 0 the scalar kernel stores)
-                ((FloatVector) col.add(0.0).convertShape(VectorOperators.D2F, F, 0)).intoArray(out, b);
-            }
+            // straight-line code, no helpers: a vector passed to a call the JIT does not inline (vector code quickly
+            // exhausts the inlining budget) is boxed, which costs orders of magnitude more than the arithmetic
+            final DoubleVector a0 = (DoubleVector) FloatVector.fromArray(F, model, a).convertShape(F2D, D, 0);
+            final DoubleVector a1 = (DoubleVector) FloatVector.fromArray(F, model, a + 4).convertShape(F2D, D, 0);
+            final DoubleVector a2 = (DoubleVector) FloatVector.fromArray(F, model, a + 8).convertShape(F2D, D, 0);
+            final DoubleVector a3 = (DoubleVector) FloatVector.fromArray(F, model, a + 12).convertShape(F2D, D, 0);
+            final int b = 16 * k;
+            // column c of the product: Σ_r a_r · ibm[r][c]; +0 turns −0 sums of zero products into the scalar's 0
+            final DoubleVector c0 = a3.fma(DoubleVector.broadcast(D, ibm[b + 3]), a2.fma(DoubleVector.broadcast(D,
+                    ibm[b + 2]), a1.fma(DoubleVector.broadcast(D, ibm[b + 1]), a0.mul(ibm[b])))).add(0.0);
+            final DoubleVector c1 = a3.fma(DoubleVector.broadcast(D, ibm[b + 7]), a2.fma(DoubleVector.broadcast(D,
+                    ibm[b + 6]), a1.fma(DoubleVector.broadcast(D, ibm[b + 5]), a0.mul(ibm[b + 4])))).add(0.0);
+            final DoubleVector c2 = a3.fma(DoubleVector.broadcast(D, ibm[b + 11]), a2.fma(DoubleVector.broadcast(D,
+                    ibm[b + 10]), a1.fma(DoubleVector.broadcast(D, ibm[b + 9]), a0.mul(ibm[b + 8])))).add(0.0);
+            final DoubleVector c3 = a3.fma(DoubleVector.broadcast(D, ibm[b + 15]), a2.fma(DoubleVector.broadcast(D,
+                    ibm[b + 14]), a1.fma(DoubleVector.broadcast(D, ibm[b + 13]), a0.mul(ibm[b + 12])))).add(0.0);
+            ((FloatVector) c0.convertShape(D2F, F, 0)).intoArray(out, b);
+            ((FloatVector) c1.convertShape(D2F, F, 0)).intoArray(out, b + 4);
+            ((FloatVector) c2.convertShape(D2F, F, 0)).intoArray(out, b + 8);
+            ((FloatVector) c3.convertShape(D2F, F, 0)).intoArray(out, b + 12);
         }
-    }
-
-    private static DoubleVector widen(float[] m, int o) {
-        return (DoubleVector) FloatVector.fromArray(F, m, o).convertShape(VectorOperators.F2D, D, 0);
-    }
-
-    private static DoubleVector b(double v) {
-        return DoubleVector.broadcast(D, v);
     }
 }

@@ -43,7 +43,8 @@ class OperationsTest {
         assertThat(kernels.get("path").asString()).isEqualTo(path.label());
         assertThat(kernels.get("reason").asString()).isEqualTo(Kernels.reason());
         if (path == Kernels.Path.VECTOR) {
-            assertThat(kernels.get("species").asString()).matches("FloatVector \\d+ bits \\(\\d+ lanes\\)");
+            assertThat(kernels.get("species").asString())
+                    .matches("FloatVector \\d+ bits, DoubleVector \\d+ bits \\(preferred \\d+ bits\\)");
         } else {
             assertThat(kernels.has("species")).isFalse();
         }
