@@ -77,8 +77,8 @@ public final class Kernels {
 
     /**
      * The vector species the vector kernels use, e.g.
-     * {@code "FloatVector 128 bits, DoubleVector 256 bits (preferred 512 bits)"}, or empty on the
-     * scalar path (or without the module).
+     * {@code "FloatVector 128 bits, DoubleVector 256 bits (preferred 512 bits)"}, or empty without the
+     * module (the species exist whichever path is selected).
      */
     public static Optional<String> species() {
         if (!MODULE_PRESENT) {
