@@ -28,4 +28,4 @@ EXPOSE 8080
 # (an unreachable shared S3 store is DEGRADED, still 200: every replica is affected alike and serves what it parsed)
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
     CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /actuator/health/readiness HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -qE '^HTTP/1[.][01] 200'"]
-ENTRYPOINT ["java", "org.springframework.boot.loader.launch.JarLauncher"]
+ENTRYPOINT ["java", "--add-modules", "jdk.incubator.vector", "org.springframework.boot.loader.launch.JarLauncher"]

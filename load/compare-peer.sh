@@ -137,7 +137,7 @@ start_service() { # SERVICE MODE(pinned|unpinned): starts it fresh, sets SVC_PID
   say "starting $SVC ($MODE${pin[*]:+: ${pin[*]}}) on $BASE"
   if [ "$SVC" = posekit ]; then
     # shellcheck disable=SC2086 # JAVA_OPTS and POSEKIT_ARGS are lists of options
-    "${pin[@]}" "$JAVA" $JAVA_OPTS -jar "$JAR" --server.port="$PORT" --server.address=127.0.0.1 \
+    "${pin[@]}" "$JAVA" --add-modules jdk.incubator.vector $JAVA_OPTS -jar "$JAR" --server.port="$PORT" --server.address=127.0.0.1 \
       --posekit.store.dir="$WORK/store-$MODE" $POSEKIT_ARGS >"$LOG" 2>&1 &
   else
     (cd "$PEER_DIR" && exec "${pin[@]}" node server.mjs --port "$PEER_PORT" --host 127.0.0.1) >"$LOG" 2>&1 &

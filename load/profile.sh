@@ -18,7 +18,7 @@ export WRK_CPUS=${WRK_CPUS:-0} CONNECTIONS=${CONNECTIONS:-32} WRK_THREADS=1
 . load/lib/measure.sh
 store=$(mktemp -d)
 trap 'kill $PID 2>/dev/null; wait 2>/dev/null; rm -rf "$store"' EXIT
-taskset -c "${SERVICE_CPUS:-1}" "$JAVA_HOME/bin/java" -Xmx1g \
+taskset -c "${SERVICE_CPUS:-1}" "$JAVA_HOME/bin/java" -Xmx1g --add-modules jdk.incubator.vector \
   -jar "$JAR" --server.port="$PORT" --server.address=127.0.0.1 --posekit.store.dir="$store" \
   ${POSEKIT_ARGS---logging.level.posekit.access=WARN} >/tmp/posekit-profile.log 2>&1 &
 PID=$!

@@ -17,7 +17,7 @@ command -v wrk >/dev/null || { echo "wrk is needed (apt-get install wrk)" >&2; e
 [ -f target/posekit.jar ] || { echo "build the jar first: ./mvnw -DskipTests package" >&2; exit 2; }
 
 WORK=$(mktemp -d /tmp/posekit-load.XXXXXX)
-"$JAVA" $JAVA_OPTS -Xlog:gc*:file="$WORK/gc.log":uptime,level,tags -jar target/posekit.jar --server.port="$PORT" \
+"$JAVA" --add-modules jdk.incubator.vector $JAVA_OPTS -Xlog:gc*:file="$WORK/gc.log":uptime,level,tags -jar target/posekit.jar --server.port="$PORT" \
   --posekit.store.dir="$WORK/store" --logging.level.posekit.access=WARN >"$WORK/posekit.log" 2>&1 &
 PID=$!
 trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null || true' EXIT

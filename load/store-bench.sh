@@ -82,7 +82,7 @@ start_posekit() { # TYPE LOGNAME
   else
     args+=(--posekit.store.dir="$WORK/dir")
   fi
-  "$JAVA" -jar target/posekit.jar "${args[@]}" >"$WORK/$2.log" 2>&1 &
+  "$JAVA" --add-modules jdk.incubator.vector -jar target/posekit.jar "${args[@]}" >"$WORK/$2.log" 2>&1 &
   POSEKIT_PID=$!; PIDS+=("$POSEKIT_PID")
   wait_up "$BASE/actuator/health/readiness" "$WORK/$2.log" "$POSEKIT_PID"
 }

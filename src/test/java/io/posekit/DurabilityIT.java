@@ -421,7 +421,8 @@ class DurabilityIT {
                     .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             int port = freePort();
             // C1 only: start-up dominates this test and the machines running it may have two cores
-            Process process = new ProcessBuilder(java, "-Xmx1g", "-XX:TieredStopAtLevel=1", "-jar", jar.toString(),
+            Process process = new ProcessBuilder(java, "-Xmx1g", "-XX:TieredStopAtLevel=1", "--add-modules",
+                    "jdk.incubator.vector", "-jar", jar.toString(),
                     "--server.port=" + port, "--posekit.store.dir=" + storeDir.toAbsolutePath())
                     .redirectErrorStream(true)
                     .redirectOutput(log.toFile())

@@ -2,6 +2,7 @@ package io.posekit.bench;
 
 import io.posekit.clip.Clip;
 import io.posekit.clip.Track;
+import io.posekit.math.Kernels;
 import io.posekit.rig.Rig;
 import io.posekit.rig.Skin;
 import io.posekit.sampling.LocalPose;
@@ -38,6 +39,9 @@ public class PoseBenchmark {
     private final SamplingJob sampling = new SamplingJob();
     private final LocalToModelJob toModel = new LocalToModelJob();
     private final SkinningMatricesJob skinning = new SkinningMatricesJob();
+    // the same two jobs on the scalar kernels, for matricesScalar (the default ones run on Kernels.selected())
+    private final LocalToModelJob toModelScalar = new LocalToModelJob(Kernels.Path.SCALAR);
+    private final SkinningMatricesJob skinningScalar = new SkinningMatricesJob(Kernels.Path.SCALAR);
     private final double[] times = new double[1024];
     private int next;
     // samplePerTrack's inputs and output
@@ -64,6 +68,12 @@ public class PoseBenchmark {
         skinning.skin = skin;
         skinning.modelMatrices = model;
         skinning.output = new float[16 * joints];
+        toModelScalar.rig = rig;
+        toModelScalar.input = local;
+        toModelScalar.output = new float[16 * joints];
+        skinningScalar.skin = skin;
+        skinningScalar.modelMatrices = toModelScalar.output;
+        skinningScalar.output = new float[16 * joints];
         SplittableRandom random = new SplittableRandom(11);
         for (int i = 0; i < times.length; i++) {
             times[i] = random.nextDouble();
@@ -130,6 +140,14 @@ public class PoseBenchmark {
             }
         }
         return out.rotations()[3];
+    }
+
+    /** {@link #matrices} on the scalar kernels, whatever {@link Kernels#selected()} is. */
+    @Benchmark
+    public float matricesScalar() {
+        toModelScalar.run();
+        skinningScalar.run();
+        return skinningScalar.output[12];
     }
 
     @Benchmark

@@ -1,5 +1,6 @@
 package io.posekit.bench;
 
+import io.posekit.math.Kernels;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.Skinner;
 import io.posekit.skinning.SkinningJob;
@@ -18,7 +19,7 @@ import org.openjdk.jmh.annotations.State;
 /**
  * Core linear blend skinning of positions and normals on one thread: {@code vertices} vertices with {@code influences}
  * influences each over 64 joints ({@link #skin}), and the same through {@link Skinner} ({@link #skinner}: both cores for
- * the large mesh). Vertices per second = vertices / average time.
+ * the large mesh), on either kernel path ({@code kernel}). Vertices per second = vertices / average time.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -31,11 +32,18 @@ public class SkinningBenchmark {
     @Param({"4", "8"})
     int influences;
 
-    private final SkinningJob job = new SkinningJob();
-    private final Skinner skinner = new Skinner();
+    /** The kernel path ({@link Kernels.Path}): {@code vector} needs {@code --add-modules jdk.incubator.vector}. */
+    @Param({"scalar", "vector"})
+    String kernel;
+
+    private SkinningJob job;
+    private Skinner skinner;
 
     @Setup
     public void setUp() {
+        Kernels.Path path = Kernels.Path.valueOf(kernel.toUpperCase(java.util.Locale.ROOT));
+        job = new SkinningJob(path);
+        skinner = new Skinner(path);
         int joints = 64;
         Primitive primitive = Rigs.mesh(vertices, influences, joints, 3);
         float[] matrices = new float[16 * joints];

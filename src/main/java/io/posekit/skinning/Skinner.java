@@ -1,5 +1,6 @@
 package io.posekit.skinning;
 
+import io.posekit.math.Kernels;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
@@ -22,7 +23,8 @@ public final class Skinner {
     /** Vertex count from which a primitive is skinned by several threads. */
     public static final int PARALLEL_VERTICES = 32_768;
 
-    private final SkinningJob linear = new SkinningJob();
+    private final Kernels.Path path;
+    private final SkinningJob linear;
     // jobs of the ranges after the first, for parallel skinning; created when first needed
     private SkinningJob[] helpers = new SkinningJob[0];
     private final SkinningDualQuaternionsJob toDualQuaternions = new SkinningDualQuaternionsJob();
@@ -30,6 +32,21 @@ public final class Skinner {
     private final Map<Primitive, boolean[]> usedJoints = new IdentityHashMap<>();
     private float[] dualQuaternions = new float[0];
     private float[] scales = new float[0];
+
+    /** A skinner on the kernel path selected for this JVM ({@link Kernels#selected()}). */
+    public Skinner() {
+        this(Kernels.selected());
+    }
+
+    /**
+     * A skinner whose linear blend skinning runs on the given kernel path (benchmarks compare the two).
+     *
+     * @throws IllegalStateException for {@link Kernels.Path#VECTOR} when {@code jdk.incubator.vector} is absent
+     */
+    public Skinner(Kernels.Path path) {
+        this.path = path;
+        this.linear = new SkinningJob(path);
+    }
 
     /**
      * Skins {@code primitive} with {@code skinningMatrices} (16 floats per joint) into the wanted outputs (see
@@ -107,7 +124,7 @@ public final class Skinner {
         if (helpers.length < ranges - 1) {
             SkinningJob[] grown = java.util.Arrays.copyOf(helpers, ranges - 1);
             for (int i = helpers.length; i < grown.length; i++) {
-                grown[i] = new SkinningJob();
+                grown[i] = new SkinningJob(path);
             }
             helpers = grown;
         }

@@ -1,6 +1,6 @@
 package io.posekit.skinning;
 
-import io.posekit.math.Matrices;
+import io.posekit.math.Kernels;
 import io.posekit.rig.Skin;
 
 /**
@@ -9,8 +9,8 @@ import io.posekit.rig.Skin;
  *
  * <p>Skinning matrix {@code k} = {@code model(jointNodes[k]) · inverseBind[k]}: it maps a mesh-space
  * (bind-shape) vertex straight into model space (the scene root's space). The node carrying the skinned mesh
- * plays no part, as glTF specifies. Products are computed in double and stored as float. Stateless apart
- * from its fields and allocation-free.
+ * plays no part, as glTF specifies. Products are computed in double and stored as float, on either kernel path
+ * ({@link Kernels}: scalar, or a column per 256-bit {@code DoubleVector}). Allocation-free.
  */
 public final class SkinningMatricesJob {
 
@@ -23,6 +23,23 @@ public final class SkinningMatricesJob {
     public float[] modelMatrices;
     /** Destination: 16 floats per skin joint, column-major; at least {@code 16 · skin.jointCount()} long. */
     public float[] output;
+
+    private final SkinningMatricesKernel kernel;
+
+    /** A job on the kernel path selected for this JVM ({@link Kernels#selected()}). */
+    public SkinningMatricesJob() {
+        this(Kernels.selected());
+    }
+
+    /**
+     * A job on the given kernel path (tests compare the two).
+     *
+     * @throws IllegalStateException for {@link Kernels.Path#VECTOR} when {@code jdk.incubator.vector} is absent
+     */
+    public SkinningMatricesJob(Kernels.Path path) {
+        kernel = Kernels.load(path, SkinningMatricesKernel.class, "io.posekit.skinning.VectorSkinningMatrices",
+                ScalarSkinningMatrices::new);
+    }
 
     /**
      * Whether skin, model matrices and output are set, every joint node has a model matrix
@@ -44,55 +61,24 @@ public final class SkinningMatricesJob {
     }
 
     /**
-     * Writes the skinning matrices into {@link #output}.
+     * Writes the skinning matrices into {@link #output}. The joint nodes are checked as they are read (so a run walks
+     * the joints once): with a node outside the model matrices the outputs of the joints before it are written.
      *
      * @throws IllegalStateException if {@link #validate()} is false
      */
     public void run() {
-        if (!validate()) {
+        if (skin == null || modelMatrices == null || output == null || output == modelMatrices
+                || output.length < 16L * skin.jointCount()) {
             throw new IllegalStateException("SkinningMatricesJob inputs are missing or inconsistent");
         }
         int[] nodes = skin.jointNodes();
-        float[] ibm = skin.inverseBindMatrices();
-        float[] model = modelMatrices;
-        float[] out = output;
-        for (int k = 0, n = nodes.length; k < n; k++) {
-            int a = 16 * nodes[k];
-            int b = 16 * k;
-            if (affine(model, a) && affine(ibm, b)) {
-                // the usual case (model matrices from TRS, inverse binds of rigid binds): 36 products instead of 64
-                multiplyAffine(model, a, ibm, b, out, b);
-            } else {
-                // an inverse bind matrix (or a model matrix from elsewhere) is not required to be affine
-                Matrices.multiply(model, a, ibm, b, out, b);
-            }
-        }
+        int modelCount = modelMatrices.length / 16;
+        kernel.run(nodes, skin.inverseBindMatrices(), modelMatrices, modelCount, output);
     }
 
-    /** Whether the matrix at {@code m[o..o+15]} has the bottom row 0 0 0 1. */
-    private static boolean affine(float[] m, int o) {
-        return m[o + 3] == 0 && m[o + 7] == 0 && m[o + 11] == 0 && m[o + 15] == 1;
-    }
-
-    /** {@code out = a · b} for affine matrices, in double, stored as float; the general product's values, up to the sign of a zero. */
-    private static void multiplyAffine(float[] a, int ao, float[] b, int bo, float[] out, int o) {
-        double a0 = a[ao], a1 = a[ao + 1], a2 = a[ao + 2];
-        double a4 = a[ao + 4], a5 = a[ao + 5], a6 = a[ao + 6];
-        double a8 = a[ao + 8], a9 = a[ao + 9], a10 = a[ao + 10];
-        double a12 = a[ao + 12], a13 = a[ao + 13], a14 = a[ao + 14];
-        for (int c = 0; c < 3; c++) {
-            int bc = bo + 4 * c;
-            double b0 = b[bc], b1 = b[bc + 1], b2 = b[bc + 2];
-            int oc = o + 4 * c;
-            out[oc] = (float) (a0 * b0 + a4 * b1 + a8 * b2);
-            out[oc + 1] = (float) (a1 * b0 + a5 * b1 + a9 * b2);
-            out[oc + 2] = (float) (a2 * b0 + a6 * b1 + a10 * b2);
-            out[oc + 3] = 0f;
-        }
-        double b12 = b[bo + 12], b13 = b[bo + 13], b14 = b[bo + 14];
-        out[o + 12] = (float) (a0 * b12 + a4 * b13 + a8 * b14 + a12);
-        out[o + 13] = (float) (a1 * b12 + a5 * b13 + a9 * b14 + a13);
-        out[o + 14] = (float) (a2 * b12 + a6 * b13 + a10 * b14 + a14);
-        out[o + 15] = 1f;
+    /** The exception for joint {@code k}'s node outside the model matrices (either kernel). */
+    static IllegalStateException nodeOutOfRange(int joint, int node, int modelCount) {
+        return new IllegalStateException("SkinningMatricesJob inputs are missing or inconsistent: joint " + joint
+                + " is node " + node + " but there are " + modelCount + " model matrices");
     }
 }

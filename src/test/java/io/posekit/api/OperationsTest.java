@@ -3,6 +3,7 @@ package io.posekit.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.posekit.asset.gltf.GltfBuilder;
+import io.posekit.math.Kernels;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -29,6 +30,24 @@ class OperationsTest {
         assertThat(readiness.get("components").get("store").get("details").get("dir").asString()).contains("test-stores");
         assertThat(client.get("/actuator/health/liveness").json().get("status").asString()).isEqualTo("UP");
         assertThat(client.get("/actuator/health").json().get("status").asString()).isEqualTo("UP");
+    }
+
+    @Test
+    void infoNamesTheKernelPath() {
+        // the tests run with --add-modules jdk.incubator.vector (surefire's argLine), so auto picks the vector kernels
+        // unless the scalar-kernels execution forces them
+        Kernels.Path path = Kernels.selected();
+        PosekitClient.Response info = new PosekitClient(port).get("/actuator/info");
+        assertThat(info.status()).isEqualTo(200);
+        JsonNode kernels = info.json().get("kernels");
+        assertThat(kernels.get("path").asString()).isEqualTo(path.label());
+        assertThat(kernels.get("reason").asString()).isEqualTo(Kernels.reason());
+        if (path == Kernels.Path.VECTOR) {
+            assertThat(kernels.get("species").asString())
+                    .matches("FloatVector \\d+ bits, DoubleVector \\d+ bits \\(preferred \\d+ bits\\)");
+        } else {
+            assertThat(kernels.has("species")).isFalse();
+        }
     }
 
     @Test
