@@ -45,7 +45,7 @@ public final class AnimatedGltf {
     /** The node name of the extra root added when a skin's joints have no common ancestor. */
     public static final String EXTRA_ROOT = "posekit:root";
 
-    private final GltfBuilder doc = new GltfBuilder();
+    private final GltfWriter doc = new GltfWriter();
     private final Report report;
     private final Map<String, Object> extras = new LinkedHashMap<>();
 
@@ -336,10 +336,10 @@ public final class AnimatedGltf {
         joints.append(']');
         StringBuilder json = new StringBuilder("{");
         if (s.name() != null) {
-            json.append("\"name\":").append(GltfBuilder.Json.string(s.name())).append(',');
+            json.append("\"name\":").append(GltfWriter.Json.string(s.name())).append(',');
         }
         if (s.jointCount() > 0) {
-            int ibm = doc.accessor(new GltfBuilder.FloatBlock(s.inverseBindMatrices()), 0, GltfBuilder.FLOAT, "MAT4",
+            int ibm = doc.accessor(new GltfWriter.FloatBlock(s.inverseBindMatrices()), 0, GltfWriter.FLOAT, "MAT4",
                     s.jointCount(), "");
             json.append("\"inverseBindMatrices\":").append(ibm).append(',');
         }
@@ -362,23 +362,23 @@ public final class AnimatedGltf {
         }
         StringBuilder json = new StringBuilder("{");
         if (instance.name() != null) {
-            json.append("\"name\":").append(GltfBuilder.Json.string(instance.name())).append(',');
+            json.append("\"name\":").append(GltfWriter.Json.string(instance.name())).append(',');
         }
         json.append("\"primitives\":[").append(String.join(",", prims)).append(']');
         if (instance.morphTargetCount() > 0) {
-            json.append(",\"weights\":").append(GltfBuilder.Json.floats(instance.morphWeights()));
+            json.append(",\"weights\":").append(GltfWriter.Json.floats(instance.morphWeights()));
         }
         doc.meshes.add(json.append('}').toString());
         return doc.meshes.size() - 1;
     }
 
     /** Tangents, influences and morph targets of {@code p}. */
-    private static String extras(GltfBuilder d, Primitive p, Skin skin, StringBuilder attributes, boolean hasNormals) {
+    private static String extras(GltfWriter d, Primitive p, Skin skin, StringBuilder attributes, boolean hasNormals) {
         int n = p.vertexCount();
         float[] tangents = hasNormals ? unitTangents(p.tangents()) : null;
         if (tangents != null) {
-            attributes.append(",\"TANGENT\":").append(d.accessor(new GltfBuilder.FloatBlock(tangents),
-                    GltfBuilder.ARRAY_BUFFER, GltfBuilder.FLOAT, "VEC4", n, ""));
+            attributes.append(",\"TANGENT\":").append(d.accessor(new GltfWriter.FloatBlock(tangents),
+                    GltfWriter.ARRAY_BUFFER, GltfWriter.FLOAT, "VEC4", n, ""));
         }
         if (skin != null) {
             InfluenceSets sets = InfluenceSets.of(p, skin.jointCount());
@@ -386,19 +386,19 @@ public final class AnimatedGltf {
             for (int s = 0; s < sets.sets(); s++) {
                 int[] joints = slice(sets.joints(), width, 4 * s, n);
                 attributes.append(",\"JOINTS_").append(s).append("\":").append(d.accessor(
-                        new GltfBuilder.IntBlock(joints, sets.jointWidth()), GltfBuilder.ARRAY_BUFFER,
-                        GltfBuilder.unsignedType(sets.jointWidth()), "VEC4", n, ""));
+                        new GltfWriter.IntBlock(joints, sets.jointWidth()), GltfWriter.ARRAY_BUFFER,
+                        GltfWriter.unsignedType(sets.jointWidth()), "VEC4", n, ""));
                 int weights;
                 if (sets.weightWidth() == 4) {
                     float[] w = new float[4 * n];
                     for (int v = 0; v < n; v++) {
                         System.arraycopy(sets.weights(), v * width + 4 * s, w, 4 * v, 4);
                     }
-                    weights = d.accessor(new GltfBuilder.FloatBlock(w), GltfBuilder.ARRAY_BUFFER, GltfBuilder.FLOAT,
+                    weights = d.accessor(new GltfWriter.FloatBlock(w), GltfWriter.ARRAY_BUFFER, GltfWriter.FLOAT,
                             "VEC4", n, "");
                 } else {
-                    weights = d.accessor(new GltfBuilder.IntBlock(slice(sets.quantizedWeights(), width, 4 * s, n),
-                            sets.weightWidth()), GltfBuilder.ARRAY_BUFFER, GltfBuilder.unsignedType(sets.weightWidth()),
+                    weights = d.accessor(new GltfWriter.IntBlock(slice(sets.quantizedWeights(), width, 4 * s, n),
+                            sets.weightWidth()), GltfWriter.ARRAY_BUFFER, GltfWriter.unsignedType(sets.weightWidth()),
                             "VEC4", n, ",\"normalized\":true");
                 }
                 attributes.append(",\"WEIGHTS_").append(s).append("\":").append(weights);
@@ -410,13 +410,13 @@ public final class AnimatedGltf {
         }
         List<String> list = new ArrayList<>();
         for (int t = 0; t < targets.targetCount(); t++) {
-            float[] dp = GltfBuilder.finite(targets.positionDeltas(t));
+            float[] dp = GltfWriter.finite(targets.positionDeltas(t));
             String position = dp == null
                     ? "\"POSITION\":" + d.zeroAccessor("VEC3", n, ",\"min\":[0,0,0],\"max\":[0,0,0]")
                     : "\"POSITION\":" + d.vec3WithBounds(dp, n);
-            float[] dn = hasNormals ? GltfBuilder.finite(targets.normalDeltas(t)) : null;
-            String normal = dn == null ? "" : ",\"NORMAL\":" + d.accessor(new GltfBuilder.FloatBlock(dn),
-                    GltfBuilder.ARRAY_BUFFER, GltfBuilder.FLOAT, "VEC3", n, "");
+            float[] dn = hasNormals ? GltfWriter.finite(targets.normalDeltas(t)) : null;
+            String normal = dn == null ? "" : ",\"NORMAL\":" + d.accessor(new GltfWriter.FloatBlock(dn),
+                    GltfWriter.ARRAY_BUFFER, GltfWriter.FLOAT, "VEC3", n, "");
             list.add("{" + position + normal + "}");
         }
         return ",\"targets\":[" + String.join(",", list) + "]";
@@ -513,19 +513,19 @@ public final class AnimatedGltf {
         String json(List<Integer> children) {
             List<String> fields = new ArrayList<>();
             if (name != null) {
-                fields.add("\"name\":" + GltfBuilder.Json.string(name));
+                fields.add("\"name\":" + GltfWriter.Json.string(name));
             }
             if (!children.isEmpty()) {
                 fields.add("\"children\":" + children);
             }
             if (translation != null) {
-                fields.add("\"translation\":" + GltfBuilder.Json.floats(translation));
+                fields.add("\"translation\":" + GltfWriter.Json.floats(translation));
             }
             if (rotation != null) {
-                fields.add("\"rotation\":" + GltfBuilder.Json.floats(rotation));
+                fields.add("\"rotation\":" + GltfWriter.Json.floats(rotation));
             }
             if (scale != null) {
-                fields.add("\"scale\":" + GltfBuilder.Json.floats(scale));
+                fields.add("\"scale\":" + GltfWriter.Json.floats(scale));
             }
             if (mesh >= 0) {
                 fields.add("\"mesh\":" + mesh);
@@ -534,7 +534,7 @@ public final class AnimatedGltf {
                 fields.add("\"skin\":" + skin);
             }
             if (weights != null && weights.length > 0) {
-                fields.add("\"weights\":" + GltfBuilder.Json.floats(weights));
+                fields.add("\"weights\":" + GltfWriter.Json.floats(weights));
             }
             return "{" + String.join(",", fields) + "}";
         }

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes clips as glTF animations into a {@link GltfBuilder}: one sampler per channel; key time accessors shared by
+ * Writes clips as glTF animations into a {@link GltfWriter}: one sampler per channel; key time accessors shared by
  * content across the document.
  *
  * <ul>
@@ -34,7 +34,7 @@ import java.util.Map;
  */
 final class AnimationWriter {
 
-    private final GltfBuilder doc;
+    private final GltfWriter doc;
     private final Rig rig;
     private final Map<Integer, List<int[]>> carriers;
     private final Double fps;
@@ -45,7 +45,7 @@ final class AnimationWriter {
      * @param carriers per rig node, the glTF nodes carrying its instances and their morph target counts
      * @param fps the resampling rate, or {@code null}
      */
-    AnimationWriter(GltfBuilder doc, Rig rig, Map<Integer, List<int[]>> carriers, Double fps,
+    AnimationWriter(GltfWriter doc, Rig rig, Map<Integer, List<int[]>> carriers, Double fps,
             ClipResampler.Tolerances tolerances) {
         this.doc = doc;
         this.rig = rig;
@@ -125,7 +125,7 @@ final class AnimationWriter {
         if (channels.isEmpty()) {
             return null;
         }
-        doc.animations.add("{\"name\":" + GltfBuilder.Json.string(clip.name()) + ",\"channels\":["
+        doc.animations.add("{\"name\":" + GltfWriter.Json.string(clip.name()) + ",\"channels\":["
                 + String.join(",", channels) + "],\"samplers\":[" + String.join(",", samplers) + "]}");
         return new AnimatedGltf.ClipReport(clip.name(), channels.size(), exact, resampled, before, after, maxError[0],
                 maxError[1], maxError[2]);
@@ -149,16 +149,16 @@ final class AnimationWriter {
     private int sampler(List<String> samplers, Interpolation interpolation, float[] times, float[] values, String type,
             int count) {
         int input = input(times);
-        int output = doc.accessor(new GltfBuilder.FloatBlock(values), 0, GltfBuilder.FLOAT, type, count, "");
+        int output = doc.accessor(new GltfWriter.FloatBlock(values), 0, GltfWriter.FLOAT, type, count, "");
         samplers.add("{\"input\":" + input + ",\"interpolation\":\"" + interpolation.name() + "\",\"output\":" + output
                 + "}");
         return samplers.size() - 1;
     }
 
     private int input(float[] times) {
-        return inputs.computeIfAbsent(new TimesKey(times), k -> doc.accessor(new GltfBuilder.FloatBlock(times), 0,
-                GltfBuilder.FLOAT, "SCALAR", times.length, ",\"min\":" + GltfBuilder.Json.exactFloats(new float[] {times[0]})
-                        + ",\"max\":" + GltfBuilder.Json.exactFloats(new float[] {times[times.length - 1]})));
+        return inputs.computeIfAbsent(new TimesKey(times), k -> doc.accessor(new GltfWriter.FloatBlock(times), 0,
+                GltfWriter.FLOAT, "SCALAR", times.length, ",\"min\":" + GltfWriter.Json.exactFloats(new float[] {times[0]})
+                        + ",\"max\":" + GltfWriter.Json.exactFloats(new float[] {times[times.length - 1]})));
     }
 
     /** Key times compared by content. */

@@ -71,14 +71,14 @@ public final class GlbWriter {
      *     source, or a position that is not finite; or the output would exceed the 4 GiB a GLB can hold
      */
     public static byte[] write(List<PosedMesh> meshes, Map<String, ?> extras) {
-        GltfBuilder doc = new GltfBuilder();
+        GltfWriter doc = new GltfWriter();
         for (int m = 0; m < meshes.size(); m++) {
             addMesh(doc, meshes.get(m), m);
         }
         return doc.glb(extras);
     }
 
-    private static void addMesh(GltfBuilder doc, PosedMesh mesh, int meshIndex) {
+    private static void addMesh(GltfWriter doc, PosedMesh mesh, int meshIndex) {
         List<String> prims = new ArrayList<>();
         for (int p = 0; p < mesh.primitives().size(); p++) {
             Primitive source = mesh.primitives().get(p);
@@ -99,7 +99,7 @@ public final class GlbWriter {
         if (prims.isEmpty()) {
             return;
         }
-        String name = mesh.name() == null ? "" : "\"name\":" + GltfBuilder.Json.string(mesh.name()) + ",";
+        String name = mesh.name() == null ? "" : "\"name\":" + GltfWriter.Json.string(mesh.name()) + ",";
         doc.sceneNodes.add(doc.nodes.size());
         doc.nodes.add("{" + name + "\"mesh\":" + doc.meshes.size() + "}");
         doc.meshes.add("{" + name + "\"primitives\":[" + String.join(",", prims) + "]}");

@@ -29,7 +29,7 @@ import java.util.Objects;
  *
  * <p>Not thread-safe: one builder per document.
  */
-final class GltfBuilder {
+final class GltfWriter {
 
     /** {@code glTF}, little-endian. */
     static final int MAGIC = 0x46546C67;
@@ -250,7 +250,7 @@ final class GltfBuilder {
          *
          * @param hasNormals whether {@code NORMAL} was written
          */
-        String append(GltfBuilder doc, StringBuilder attributes, boolean hasNormals);
+        String append(GltfWriter doc, StringBuilder attributes, boolean hasNormals);
     }
 
     /** Unit normals, or {@code null} when there are none or one cannot be normalised. */
