@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -33,6 +34,32 @@ class AnimatedGltfRoundTripTest {
         }
         return ConformanceAssets.all().stream().map(ConformanceAssets.Asset::id);
     }
+
+    /**
+     * The export of the largest conformance asset (by upload bytes) allocates at most {@value #ALLOCATION_PER_BYTE}
+     * bytes per byte of GLB written, and at most {@value #ALLOCATION_CAP} bytes in all: within the 320 MiB of heap the
+     * upload limits of issue 7 keep a request under (docs/robustness.md). Allocation, counted by the JVM per thread,
+     * not timing.
+     */
+    @Test
+    void theLargestAssetsExportStaysWithinTheMemoryLimits() {
+        assumeTrue(ConformanceAssets.available(), "no conformance data at " + ConformanceAssets.root());
+        ConformanceAssets.Asset largest = ConformanceAssets.all().stream()
+                .max(java.util.Comparator.comparingLong(a -> a.files().stream().mapToLong(f -> f.bytes().length).sum()))
+                .orElseThrow();
+        Model model = ConformanceAssets.importModel(largest.files());
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long id = Thread.currentThread().threadId();
+        long before = threads.getThreadAllocatedBytes(id);
+        byte[] glb = AnimatedGltf.of(model, AnimatedGltf.Options.DEFAULT).glb();
+        long allocated = threads.getThreadAllocatedBytes(id) - before;
+        System.out.printf(Locale.ROOT, "export of %s: %d bytes of GLB, %d bytes allocated (%.1f per GLB byte), model %d bytes%n",
+                largest.id(), glb.length, allocated, allocated / (double) glb.length, model.footprintBytes());
+        assertThat(allocated).isLessThanOrEqualTo(ALLOCATION_PER_BYTE * glb.length).isLessThanOrEqualTo(ALLOCATION_CAP);
+    }
+
+    static final long ALLOCATION_PER_BYTE = 6;
+    static final long ALLOCATION_CAP = 320L << 20;
 
     @ParameterizedTest
     @MethodSource("assets")
