@@ -375,7 +375,7 @@ public final class AnimatedGltf {
     /** Tangents, influences and morph targets of {@code p}. */
     private static String extras(GltfWriter d, Primitive p, Skin skin, StringBuilder attributes, boolean hasNormals) {
         int n = p.vertexCount();
-        float[] tangents = hasNormals ? unitTangents(p.tangents()) : null;
+        float[] tangents = hasNormals ? GltfWriter.unitVectors(p.tangents(), 4) : null;
         if (tangents != null) {
             attributes.append(",\"TANGENT\":").append(d.accessor(new GltfWriter.FloatBlock(tangents),
                     GltfWriter.ARRAY_BUFFER, GltfWriter.FLOAT, "VEC4", n, ""));
@@ -426,28 +426,6 @@ public final class AnimatedGltf {
         int[] out = new int[4 * n];
         for (int v = 0; v < n; v++) {
             System.arraycopy(values, v * width + from, out, 4 * v, 4);
-        }
-        return out;
-    }
-
-    /** Tangents with a unit direction and w = ±1, or {@code null} when absent or one has no direction. */
-    static float[] unitTangents(float[] tangents) {
-        if (tangents == null) {
-            return null;
-        }
-        float[] out = new float[tangents.length];
-        for (int i = 0; i < tangents.length; i += 4) {
-            double x = tangents[i];
-            double y = tangents[i + 1];
-            double z = tangents[i + 2];
-            double len = Math.sqrt(x * x + y * y + z * z);
-            if (!(len > 1e-20) || !Double.isFinite(len) || Float.isNaN(tangents[i + 3])) {
-                return null;
-            }
-            out[i] = (float) (x / len);
-            out[i + 1] = (float) (y / len);
-            out[i + 2] = (float) (z / len);
-            out[i + 3] = tangents[i + 3] < 0 ? -1 : 1;
         }
         return out;
     }

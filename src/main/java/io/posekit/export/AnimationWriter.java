@@ -76,7 +76,7 @@ final class AnimationWriter {
                     sampler = sampler(samplers, track.interpolation(), track.times(), track.values(), "SCALAR",
                             track.values().length);
                 } else {
-                    float[] frames = ClipResampler.frames(clip.duration(), null, List.of());
+                    float[] frames = ClipResampler.frames(clip, null);
                     float[] values = new float[frames.length * track.components()];
                     for (int f = 0; f < frames.length; f++) {
                         TrackSampler.sample(track, frames[f], values, f * track.components());

@@ -1,7 +1,7 @@
 package io.posekit.export;
 
 import io.posekit.clip.Clip;
-import io.posekit.clip.Curve;
+import io.posekit.clip.ClipTimes;
 import io.posekit.clip.NodeTransformTrack;
 import io.posekit.clip.Track;
 import io.posekit.clip.TrackProperty;
@@ -9,7 +9,6 @@ import io.posekit.rig.Rig;
 import io.posekit.sampling.LocalPose;
 import io.posekit.sampling.NodeTransformEvaluator;
 import io.posekit.sampling.TrackSampler;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -19,8 +18,8 @@ import java.util.List;
  * or any translation, rotation or scale track when a resampling rate is asked for — into {@code LINEAR} glTF
  * channels, then reduces their keys ({@link KeyReduction}).
  *
- * <p>Check frames, per channel: a 60 Hz grid from 0 to the clip's duration, the clip's duration itself, the source's
- * own key times in that span and, with a rate, that rate's grid. The reference at each frame is posekit's own sample
+ * <p>Check frames ({@link #frames}): every key time of the clip and an even grid of at least 60 Hz from 0 to its
+ * duration, and with a rate that rate's grid. The reference at each frame is posekit's own sample
  * (the node's local translation, rotation and scale, as {@code SamplingJob} computes them). The candidate keys are
  * every check frame, or with a rate only that grid's frames (and the duration). Stateless.
  */
@@ -77,15 +76,7 @@ final class ClipResampler {
      * @throws IllegalArgumentException past {@link #MAX_FRAMES} check frames
      */
     static List<Channel> resample(NodeTransformTrack track, Rig rig, Clip clip, Double fps, Tolerances tolerances) {
-        List<Float> keyTimes = new ArrayList<>();
-        for (NodeTransformTrack.Element e : track.elements()) {
-            for (Curve c : e.parameters()) {
-                for (float t : c.times()) {
-                    keyTimes.add(t);
-                }
-            }
-        }
-        float[] frames = frames(clip.duration(), fps, keyTimes);
+        float[] frames = frames(clip, fps);
         int n = frames.length;
         float[] t = new float[3 * n];
         float[] r = new float[4 * n];
@@ -115,11 +106,7 @@ final class ClipResampler {
      * @throws IllegalArgumentException past {@link #MAX_FRAMES} check frames
      */
     static Channel resample(Track track, Clip clip, Double fps, Tolerances tolerances) {
-        List<Float> keyTimes = new ArrayList<>();
-        for (float k : track.times()) {
-            keyTimes.add(k);
-        }
-        float[] frames = frames(clip.duration(), fps, keyTimes);
+        float[] frames = frames(clip, fps);
         int c = KeyReduction.components(track.property());
         float[] values = new float[c * frames.length];
         int hint = -1;
@@ -130,30 +117,35 @@ final class ClipResampler {
                 candidates(frames, fps, clip.duration()), tolerances.of(track.property())));
     }
 
-    /** The check frames: float32 times, sorted, distinct. */
-    static float[] frames(double duration, Double fps, List<Float> keyTimes) {
-        double grid = Math.floor(duration * CHECK_FPS) + 2 + (fps == null ? 0 : Math.floor(duration * fps) + 2);
-        if (grid + keyTimes.size() > MAX_FRAMES) {
+    /**
+     * The check frames of {@code clip}: the times {@link ClipTimes} gives at {@value #CHECK_FPS} Hz (every key time of
+     * the clip's tracks and curves, and an even grid at least that fine including both ends — what
+     * {@code bounds?over=clip} samples too), and with a rate that rate's grid; as float32 times, sorted, distinct.
+     *
+     * @throws IllegalArgumentException past {@link #MAX_FRAMES} frames
+     */
+    static float[] frames(Clip clip, Double fps) {
+        double duration = clip.duration();
+        double grid = Math.ceil(duration * CHECK_FPS) + 1 + (fps == null ? 0 : Math.floor(duration * fps) + 2);
+        if (grid > MAX_FRAMES) {
             throw new IllegalArgumentException("resampling " + duration + " s would take more than " + MAX_FRAMES
                     + " frames");
         }
-        float[] all = new float[(int) grid + keyTimes.size()];
+        double[] checks = ClipTimes.of(clip, CHECK_FPS, MAX_FRAMES, MAX_FRAMES);
+        float[] all = new float[checks.length + (fps == null ? 0 : (int) Math.floor(duration * fps) + 2)];
         int count = 0;
-        count = grid(all, count, duration, CHECK_FPS);
+        for (double t : checks) {
+            all[count++] = (float) t;
+        }
         if (fps != null) {
             count = grid(all, count, duration, fps);
-        }
-        for (float k : keyTimes) {
-            if (k > 0 && k < duration) {
-                all[count++] = k;
-            }
         }
         float[] sorted = Arrays.copyOf(all, count);
         Arrays.sort(sorted);
         int distinct = 0;
-        for (int i = 0; i < sorted.length; i++) {
-            if (distinct == 0 || sorted[i] != sorted[distinct - 1]) {
-                sorted[distinct++] = sorted[i];
+        for (float t : sorted) {
+            if (distinct == 0 || t != sorted[distinct - 1]) {
+                sorted[distinct++] = t;
             }
         }
         return Arrays.copyOf(sorted, distinct);

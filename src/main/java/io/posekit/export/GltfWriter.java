@@ -255,21 +255,32 @@ final class GltfWriter {
 
     /** Unit normals, or {@code null} when there are none or one cannot be normalised. */
     static float[] unitNormals(float[] normals) {
-        if (normals == null) {
+        return unitVectors(normals, 3);
+    }
+
+    /**
+     * Vectors of {@code stride} floats (3, or 4 for tangents) with a unit direction {@code xyz} and, for tangents,
+     * {@code w} = ±1 (its sign); {@code null} when there are none or one has no direction (or a NaN handedness).
+     */
+    static float[] unitVectors(float[] vectors, int stride) {
+        if (vectors == null) {
             return null;
         }
-        float[] out = new float[normals.length];
-        for (int i = 0; i < normals.length; i += 3) {
-            double x = normals[i];
-            double y = normals[i + 1];
-            double z = normals[i + 2];
+        float[] out = new float[vectors.length];
+        for (int i = 0; i < vectors.length; i += stride) {
+            double x = vectors[i];
+            double y = vectors[i + 1];
+            double z = vectors[i + 2];
             double len = Math.sqrt(x * x + y * y + z * z);
-            if (!(len > 1e-20) || !Double.isFinite(len)) {
+            if (!(len > 1e-20) || !Double.isFinite(len) || stride == 4 && Float.isNaN(vectors[i + 3])) {
                 return null;
             }
             out[i] = (float) (x / len);
             out[i + 1] = (float) (y / len);
             out[i + 2] = (float) (z / len);
+            if (stride == 4) {
+                out[i + 3] = vectors[i + 3] < 0 ? -1 : 1;
+            }
         }
         return out;
     }
