@@ -75,6 +75,7 @@ final class AnimationWriter {
                 if (ok) {
                     sampler = sampler(samplers, track.interpolation(), track.times(), track.values(), "SCALAR",
                             track.values().length);
+                    exact += targets.size();
                 } else {
                     float[] frames = ClipResampler.frames(clip, null);
                     float[] values = new float[frames.length * track.components()];
@@ -82,11 +83,14 @@ final class AnimationWriter {
                         TrackSampler.sample(track, frames[f], values, f * track.components());
                     }
                     sampler = sampler(samplers, Interpolation.LINEAR, frames, values, "SCALAR", values.length);
+                    // sampled on the check frames, not reduced: every frame a key
+                    resampled += targets.size();
+                    before += (long) frames.length * targets.size();
+                    after += (long) frames.length * targets.size();
                 }
                 for (int node : targets) {
                     channels.add(channel(sampler, node, "weights"));
                 }
-                exact++;
             } else if (ok && fps == null) {
                 float[] values = track.values();
                 if (track.property() == TrackProperty.ROTATION && track.interpolation() != Interpolation.CUBICSPLINE) {

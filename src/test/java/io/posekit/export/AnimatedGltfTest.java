@@ -252,6 +252,26 @@ class AnimatedGltfTest {
     }
 
     @Test
+    void aTrackWithARepeatedKeyTimeIsResampled() {
+        // Root jumps from x = 1 to x = 3 at 0.5 s: glTF times must increase strictly, so this is resampled
+        Track jump = new Track(0, TrackProperty.TRANSLATION, Interpolation.LINEAR, 3, new float[] {0, 0.5f, 0.5f, 1},
+                new float[] {0, 0, 0, 1, 0, 0, 3, 0, 0, 4, 0, 0});
+        Model model = new Model(AssetFormat.BVH, rig(), List.of(), List.of(), List.of(Clip.of("Jump", List.of(jump))),
+                List.of());
+        AnimatedGltf export = AnimatedGltf.of(model, AnimatedGltf.Options.DEFAULT);
+        AnimatedGltf.ClipReport r = export.report().clips().getFirst();
+        assertThat(r.resampledChannels()).isEqualTo(1);
+        assertThat(r.exactChannels()).isZero();
+        assertThat(r.keysBefore()).isEqualTo(61);
+        Model copy = RoundTrip.reimport(export.glb());
+        for (double t : new double[] {0, 0.25, 29 / 60.0, 0.5, 0.75, 1}) {
+            float[] a = Pose.evaluate(model.rig(), model.clips().getFirst(), (float) t).local().translations();
+            float[] b = Pose.evaluate(copy.rig(), copy.clips().getFirst(), (float) t).local().translations();
+            assertThat(b[0]).as("x at %s", t).isCloseTo(a[0], org.assertj.core.data.Offset.offset(2e-6f));
+        }
+    }
+
+    @Test
     void skinsWithoutACommonRootGetOne() {
         Model base = model();
         Rig twoRoots = new Rig(new String[] {"A", "B"}, new int[] {-1, -1}, new int[] {-1, -1}, new float[6],
