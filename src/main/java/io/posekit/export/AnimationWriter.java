@@ -77,7 +77,7 @@ final class AnimationWriter {
                             track.values().length);
                     exact += targets.size();
                 } else {
-                    float[] frames = ClipResampler.frames(clip, null);
+                    float[] frames = ClipResampler.frames(clip, null).times();
                     float[] values = new float[frames.length * track.components()];
                     for (int f = 0; f < frames.length; f++) {
                         TrackSampler.sample(track, frames[f], values, f * track.components());

@@ -18,10 +18,10 @@ import java.util.List;
  * or any translation, rotation or scale track when a resampling rate is asked for — into {@code LINEAR} glTF
  * channels, then reduces their keys ({@link KeyReduction}).
  *
- * <p>Check frames ({@link #frames}): every key time of the clip and an even grid of at least 60 Hz from 0 to its
- * duration, and with a rate that rate's grid. The reference at each frame is posekit's own sample
+ * <p>Check frames ({@link #frames}): every frame of the exact 60 Hz grid from 0 to the clip's duration, the duration,
+ * every key time of the clip, and with a rate that rate's grid. The reference at each frame is posekit's own sample
  * (the node's local translation, rotation and scale, as {@code SamplingJob} computes them). The candidate keys are
- * every check frame, or with a rate only that grid's frames (and the duration). Stateless.
+ * every check frame, or with a rate only that rate's grid (and the duration). Stateless.
  */
 final class ClipResampler {
 
@@ -76,7 +76,8 @@ final class ClipResampler {
      * @throws IllegalArgumentException past {@link #MAX_FRAMES} check frames
      */
     static List<Channel> resample(NodeTransformTrack track, Rig rig, Clip clip, Double fps, Tolerances tolerances) {
-        float[] frames = frames(clip, fps);
+        Frames check = frames(clip, fps);
+        float[] frames = check.times();
         int n = frames.length;
         float[] t = new float[3 * n];
         float[] r = new float[4 * n];
@@ -90,7 +91,7 @@ final class ClipResampler {
             System.arraycopy(pose.rotations(), 4 * node, r, 4 * f, 4);
             System.arraycopy(pose.scales(), 3 * node, s, 3 * f, 3);
         }
-        int[] candidates = candidates(frames, fps, clip.duration());
+        int[] candidates = check.candidates();
         return List.of(
                 new Channel(node, TrackProperty.TRANSLATION, KeyReduction.reduce(TrackProperty.TRANSLATION, frames, t,
                         candidates, tolerances.translation())),
@@ -106,7 +107,8 @@ final class ClipResampler {
      * @throws IllegalArgumentException past {@link #MAX_FRAMES} check frames
      */
     static Channel resample(Track track, Clip clip, Double fps, Tolerances tolerances) {
-        float[] frames = frames(clip, fps);
+        Frames check = frames(clip, fps);
+        float[] frames = check.times();
         int c = KeyReduction.components(track.property());
         float[] values = new float[c * frames.length];
         int hint = -1;
@@ -114,79 +116,77 @@ final class ClipResampler {
             hint = TrackSampler.sample(track, frames[f], hint, values, c * f);
         }
         return new Channel(track.node(), track.property(), KeyReduction.reduce(track.property(), frames, values,
-                candidates(frames, fps, clip.duration()), tolerances.of(track.property())));
+                check.candidates(), tolerances.of(track.property())));
     }
 
     /**
-     * The check frames of {@code clip}: the times {@link ClipTimes} gives at {@value #CHECK_FPS} Hz (every key time of
-     * the clip's tracks and curves, and an even grid at least that fine including both ends — what
-     * {@code bounds?over=clip} samples too), and with a rate that rate's grid; as float32 times, sorted, distinct.
+     * Check frames and candidate keys.
+     *
+     * @param times the check frames: float32 seconds, sorted, distinct, from 0 to the clip's duration
+     * @param candidates indices into {@code times} of the candidate keys, increasing, the first and the last included
+     */
+    record Frames(float[] times, int[] candidates) {
+    }
+
+    /**
+     * The check frames of {@code clip} and its candidate keys. The check frames: every frame {@code i / 60} of the
+     * exact 60 Hz grid before the duration, the duration, and every key time of the clip's tracks and curves in
+     * between (as {@link ClipTimes} collects them); with a rate, that rate's grid too. The candidates: every check
+     * frame, or with a rate only that rate's grid and the duration.
      *
      * @throws IllegalArgumentException past {@link #MAX_FRAMES} frames
      */
-    static float[] frames(Clip clip, Double fps) {
+    static Frames frames(Clip clip, Double fps) {
         double duration = clip.duration();
-        double grid = Math.ceil(duration * CHECK_FPS) + 1 + (fps == null ? 0 : Math.floor(duration * fps) + 2);
+        double grid = 2 * (Math.ceil(duration * CHECK_FPS) + 2) + (fps == null ? 0 : Math.floor(duration * fps) + 2);
         if (grid > MAX_FRAMES) {
             throw new IllegalArgumentException("resampling " + duration + " s would take more than " + MAX_FRAMES
                     + " frames");
         }
-        double[] checks = ClipTimes.of(clip, CHECK_FPS, MAX_FRAMES, MAX_FRAMES);
-        float[] all = new float[checks.length + (fps == null ? 0 : (int) Math.floor(duration * fps) + 2)];
+        // ClipTimes with a grid of 2: the clip's key times and its two ends; the grid is the exact 60 Hz one
+        double[] clipTimes = ClipTimes.of(clip, CHECK_FPS, 2, MAX_FRAMES);
+        float[] keys = new float[clipTimes.length];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = (float) clipTimes[i];
+        }
+        float[] checks = union(keys, grid(duration, CHECK_FPS));
+        float[] candidates = fps == null ? checks : grid(duration, fps);
+        float[] times = union(checks, candidates);
+        int[] indices = new int[candidates.length];
         int count = 0;
-        for (double t : checks) {
-            all[count++] = (float) t;
+        for (float t : distinct(candidates)) {
+            indices[count++] = Arrays.binarySearch(times, t);
         }
-        if (fps != null) {
-            count = grid(all, count, duration, fps);
-        }
-        float[] sorted = Arrays.copyOf(all, count);
-        Arrays.sort(sorted);
-        int distinct = 0;
-        for (float t : sorted) {
-            if (distinct == 0 || t != sorted[distinct - 1]) {
-                sorted[distinct++] = t;
-            }
-        }
-        return Arrays.copyOf(sorted, distinct);
+        return new Frames(times, Arrays.copyOf(indices, count));
     }
 
-    /** Appends {@code i / fps} for every frame {@code i} before the duration, and the duration. */
-    private static int grid(float[] out, int count, double duration, double fps) {
+    /** {@code i / fps} for every frame {@code i} before the duration, and the duration. */
+    private static float[] grid(double duration, double fps) {
+        float[] out = new float[(int) Math.floor(duration * fps) + 2];
+        int count = 0;
         for (long i = 0; i / fps < duration; i++) {
             out[count++] = (float) (i / fps);
         }
         out[count++] = (float) duration;
-        return count;
+        return distinct(Arrays.copyOf(out, count));
     }
 
-    /** Indices of the candidate keys in {@code frames}: all, or the {@code fps} grid's and the last. */
-    private static int[] candidates(float[] frames, Double fps, double duration) {
-        if (fps == null) {
-            int[] all = new int[frames.length];
-            for (int i = 0; i < all.length; i++) {
-                all[i] = i;
-            }
-            return all;
-        }
-        int[] out = new int[frames.length];
-        int count = 0;
-        int f = 0;
-        for (long i = 0; ; i++) {
-            float t = (float) Math.min(i / fps, duration);
-            while (frames[f] < t) {
-                f++;
-            }
-            if (count == 0 || out[count - 1] != f) {
-                out[count++] = f;
-            }
-            if (i / fps >= duration) {
-                break;
+    private static float[] union(float[] a, float[] b) {
+        float[] all = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return distinct(all);
+    }
+
+    /** Sorted, without repeats. */
+    private static float[] distinct(float[] values) {
+        float[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int n = 0;
+        for (float t : sorted) {
+            if (n == 0 || t != sorted[n - 1]) {
+                sorted[n++] = t;
             }
         }
-        if (out[count - 1] != frames.length - 1) {
-            out[count++] = frames.length - 1;
-        }
-        return Arrays.copyOf(out, count);
+        return Arrays.copyOf(sorted, n);
     }
 }
