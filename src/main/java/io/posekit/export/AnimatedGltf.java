@@ -5,7 +5,6 @@ import io.posekit.clip.Clip;
 import io.posekit.rig.Rig;
 import io.posekit.rig.Skin;
 import io.posekit.skinning.MeshInstance;
-import io.posekit.skinning.MorphTargets;
 import io.posekit.skinning.Primitive;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -154,7 +153,7 @@ public final class AnimatedGltf {
         }
         // meshes: a node carries at most one mesh in glTF
         Map<Integer, List<int[]>> carriers = new LinkedHashMap<>();
-        Map<MeshKey, Integer> meshIndex = new LinkedHashMap<>();
+        MeshWriter meshWriter = new MeshWriter(doc);
         for (MeshInstance instance : model.meshes()) {
             List<Primitive> skinned = new ArrayList<>();
             List<Primitive> rigid = new ArrayList<>();
@@ -166,15 +165,9 @@ public final class AnimatedGltf {
                     continue;
                 }
                 boolean skin = part == skinned;
-                Skin s = skin ? model.skins().get(instance.skin()) : null;
-                MeshKey key = new MeshKey(part, skin ? s.jointCount() : -1);
-                Integer mesh = meshIndex.get(key);
-                if (mesh == null) {
-                    mesh = mesh(instance, part, s);
-                    if (mesh < 0) {
-                        continue;
-                    }
-                    meshIndex.put(key, mesh);
+                int mesh = meshWriter.mesh(instance, part, skin ? model.skins().get(instance.skin()) : null);
+                if (mesh < 0) {
+                    continue;
                 }
                 int carrier = instance.node();
                 if (nodes.get(carrier).mesh >= 0) {
@@ -336,7 +329,7 @@ public final class AnimatedGltf {
         joints.append(']');
         StringBuilder json = new StringBuilder("{");
         if (s.name() != null) {
-            json.append("\"name\":").append(GltfWriter.Json.string(s.name())).append(',');
+            json.append("\"name\":").append(GltfJson.string(s.name())).append(',');
         }
         if (s.jointCount() > 0) {
             int ibm = doc.accessor(new GltfWriter.FloatBlock(s.inverseBindMatrices()), 0, GltfWriter.FLOAT, "MAT4",
@@ -346,175 +339,4 @@ public final class AnimatedGltf {
         doc.skins.add(json.append("\"joints\":").append(joints).append('}').toString());
     }
 
-    /** Writes a glTF mesh of {@code part}, the primitives of {@code instance}; its index, or -1 when nothing draws. */
-    private int mesh(MeshInstance instance, List<Primitive> part, Skin skin) {
-        List<String> prims = new ArrayList<>();
-        String where = "mesh '" + instance.name() + "'";
-        for (Primitive p : part) {
-            String json = doc.primitive(p, p.positions(), p.normals(), where + ": vertex",
-                    (d, attributes, hasNormals) -> extras(d, p, skin, attributes, hasNormals));
-            if (json != null) {
-                prims.add(json);
-            }
-        }
-        if (prims.isEmpty()) {
-            return -1;
-        }
-        StringBuilder json = new StringBuilder("{");
-        if (instance.name() != null) {
-            json.append("\"name\":").append(GltfWriter.Json.string(instance.name())).append(',');
-        }
-        json.append("\"primitives\":[").append(String.join(",", prims)).append(']');
-        if (instance.morphTargetCount() > 0) {
-            json.append(",\"weights\":").append(GltfWriter.Json.floats(instance.morphWeights()));
-        }
-        doc.meshes.add(json.append('}').toString());
-        return doc.meshes.size() - 1;
-    }
-
-    /** Tangents, influences and morph targets of {@code p}. */
-    private static String extras(GltfWriter d, Primitive p, Skin skin, StringBuilder attributes, boolean hasNormals) {
-        int n = p.vertexCount();
-        float[] tangents = hasNormals ? GltfWriter.unitVectors(p.tangents(), 4) : null;
-        if (tangents != null) {
-            attributes.append(",\"TANGENT\":").append(d.accessor(new GltfWriter.FloatBlock(tangents),
-                    GltfWriter.ARRAY_BUFFER, GltfWriter.FLOAT, "VEC4", n, ""));
-        }
-        if (skin != null) {
-            InfluenceSets sets = InfluenceSets.of(p, skin.jointCount());
-            int width = 4 * sets.sets();
-            for (int s = 0; s < sets.sets(); s++) {
-                int[] joints = slice(sets.joints(), width, 4 * s, n);
-                attributes.append(",\"JOINTS_").append(s).append("\":").append(d.accessor(
-                        new GltfWriter.IntBlock(joints, sets.jointWidth()), GltfWriter.ARRAY_BUFFER,
-                        GltfWriter.unsignedType(sets.jointWidth()), "VEC4", n, ""));
-                int weights;
-                if (sets.weightWidth() == 4) {
-                    float[] w = new float[4 * n];
-                    for (int v = 0; v < n; v++) {
-                        System.arraycopy(sets.weights(), v * width + 4 * s, w, 4 * v, 4);
-                    }
-                    weights = d.accessor(new GltfWriter.FloatBlock(w), GltfWriter.ARRAY_BUFFER, GltfWriter.FLOAT,
-                            "VEC4", n, "");
-                } else {
-                    weights = d.accessor(new GltfWriter.IntBlock(slice(sets.quantizedWeights(), width, 4 * s, n),
-                            sets.weightWidth()), GltfWriter.ARRAY_BUFFER, GltfWriter.unsignedType(sets.weightWidth()),
-                            "VEC4", n, ",\"normalized\":true");
-                }
-                attributes.append(",\"WEIGHTS_").append(s).append("\":").append(weights);
-            }
-        }
-        MorphTargets targets = p.morphTargets();
-        if (targets == null) {
-            return "";
-        }
-        List<String> list = new ArrayList<>();
-        for (int t = 0; t < targets.targetCount(); t++) {
-            float[] dp = GltfWriter.finite(targets.positionDeltas(t));
-            String position = dp == null
-                    ? "\"POSITION\":" + d.zeroAccessor("VEC3", n, ",\"min\":[0,0,0],\"max\":[0,0,0]")
-                    : "\"POSITION\":" + d.vec3WithBounds(dp, n);
-            float[] dn = hasNormals ? GltfWriter.finite(targets.normalDeltas(t)) : null;
-            String normal = dn == null ? "" : ",\"NORMAL\":" + d.accessor(new GltfWriter.FloatBlock(dn),
-                    GltfWriter.ARRAY_BUFFER, GltfWriter.FLOAT, "VEC3", n, "");
-            list.add("{" + position + normal + "}");
-        }
-        return ",\"targets\":[" + String.join(",", list) + "]";
-    }
-
-    private static int[] slice(int[] values, int width, int from, int n) {
-        int[] out = new int[4 * n];
-        for (int v = 0; v < n; v++) {
-            System.arraycopy(values, v * width + from, out, 4 * v, 4);
-        }
-        return out;
-    }
-
-    /** A list of primitives by identity (one glTF mesh per distinct list and skin size). */
-    private record MeshKey(List<Primitive> primitives, int joints) {
-
-        @Override
-        public boolean equals(Object o) {
-            if (!(o instanceof MeshKey k) || k.joints != joints || k.primitives.size() != primitives.size()) {
-                return false;
-            }
-            for (int i = 0; i < primitives.size(); i++) {
-                if (k.primitives.get(i) != primitives.get(i)) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        @Override
-        public int hashCode() {
-            int h = joints;
-            for (Primitive p : primitives) {
-                h = 31 * h + System.identityHashCode(p);
-            }
-            return h;
-        }
-    }
-
-    /** One node being written. */
-    private static final class NodeJson {
-        String name;
-        float[] translation;
-        float[] rotation;
-        float[] scale;
-        int mesh = -1;
-        int skin = -1;
-        float[] weights;
-
-        static NodeJson rest(Rig rig, int i) {
-            NodeJson node = new NodeJson();
-            node.name = rig.name(i);
-            float[] t = new float[3];
-            float[] r = new float[4];
-            float[] s = new float[3];
-            System.arraycopy(rig.restTranslations(), 3 * i, t, 0, 3);
-            System.arraycopy(rig.restRotations(), 4 * i, r, 0, 4);
-            System.arraycopy(rig.restScales(), 3 * i, s, 0, 3);
-            normalizeIfFar(r, 0);
-            node.translation = t[0] == 0 && t[1] == 0 && t[2] == 0 ? null : t;
-            node.rotation = r[0] == 0 && r[1] == 0 && r[2] == 0 && r[3] == 1 ? null : r;
-            node.scale = s[0] == 1 && s[1] == 1 && s[2] == 1 ? null : s;
-            return node;
-        }
-
-        static NodeJson extra(String name) {
-            NodeJson node = new NodeJson();
-            node.name = name;
-            return node;
-        }
-
-        String json(List<Integer> children) {
-            List<String> fields = new ArrayList<>();
-            if (name != null) {
-                fields.add("\"name\":" + GltfWriter.Json.string(name));
-            }
-            if (!children.isEmpty()) {
-                fields.add("\"children\":" + children);
-            }
-            if (translation != null) {
-                fields.add("\"translation\":" + GltfWriter.Json.floats(translation));
-            }
-            if (rotation != null) {
-                fields.add("\"rotation\":" + GltfWriter.Json.floats(rotation));
-            }
-            if (scale != null) {
-                fields.add("\"scale\":" + GltfWriter.Json.floats(scale));
-            }
-            if (mesh >= 0) {
-                fields.add("\"mesh\":" + mesh);
-            }
-            if (skin >= 0) {
-                fields.add("\"skin\":" + skin);
-            }
-            if (weights != null && weights.length > 0) {
-                fields.add("\"weights\":" + GltfWriter.Json.floats(weights));
-            }
-            return "{" + String.join(",", fields) + "}";
-        }
-    }
 }

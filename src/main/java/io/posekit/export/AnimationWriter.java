@@ -129,7 +129,7 @@ final class AnimationWriter {
         if (channels.isEmpty()) {
             return null;
         }
-        doc.animations.add("{\"name\":" + GltfWriter.Json.string(clip.name()) + ",\"channels\":["
+        doc.animations.add("{\"name\":" + GltfJson.string(clip.name()) + ",\"channels\":["
                 + String.join(",", channels) + "],\"samplers\":[" + String.join(",", samplers) + "]}");
         return new AnimatedGltf.ClipReport(clip.name(), channels.size(), exact, resampled, before, after, maxError[0],
                 maxError[1], maxError[2]);
@@ -161,8 +161,8 @@ final class AnimationWriter {
 
     private int input(float[] times) {
         return inputs.computeIfAbsent(new TimesKey(times), k -> doc.accessor(new GltfWriter.FloatBlock(times), 0,
-                GltfWriter.FLOAT, "SCALAR", times.length, ",\"min\":" + GltfWriter.Json.exactFloats(new float[] {times[0]})
-                        + ",\"max\":" + GltfWriter.Json.exactFloats(new float[] {times[times.length - 1]})));
+                GltfWriter.FLOAT, "SCALAR", times.length, ",\"min\":" + GltfJson.exactFloats(new float[] {times[0]})
+                        + ",\"max\":" + GltfJson.exactFloats(new float[] {times[times.length - 1]})));
     }
 
     /** Key times compared by content. */

@@ -99,7 +99,7 @@ public final class GlbWriter {
         if (prims.isEmpty()) {
             return;
         }
-        String name = mesh.name() == null ? "" : "\"name\":" + GltfWriter.Json.string(mesh.name()) + ",";
+        String name = mesh.name() == null ? "" : "\"name\":" + GltfJson.string(mesh.name()) + ",";
         doc.sceneNodes.add(doc.nodes.size());
         doc.nodes.add("{" + name + "\"mesh\":" + doc.meshes.size() + "}");
         doc.meshes.add("{" + name + "\"primitives\":[" + String.join(",", prims) + "]}");

@@ -9,10 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * A glTF 2.0 document being built: its top-level arrays as JSON text and the one binary buffer as blocks, and how
@@ -185,7 +183,7 @@ final class GltfWriter {
             max[c] = Math.max(max[c], values[i]);
         }
         return accessor(new FloatBlock(values), ARRAY_BUFFER, FLOAT, "VEC3", count,
-                ",\"min\":" + Json.exactFloats(min) + ",\"max\":" + Json.exactFloats(max));
+                ",\"min\":" + GltfJson.exactFloats(min) + ",\"max\":" + GltfJson.exactFloats(max));
     }
 
     // ---------------------------------------------------------------- primitives
@@ -308,13 +306,13 @@ final class GltfWriter {
         StringBuilder pbr = new StringBuilder();
         float[] base = m.baseColorFactor();
         if (base[0] != 1 || base[1] != 1 || base[2] != 1 || base[3] != 1) {
-            pbr.append("\"baseColorFactor\":").append(Json.floats(base));
+            pbr.append("\"baseColorFactor\":").append(GltfJson.floats(base));
         }
         if (m.metallicFactor() != 1) {
-            pbr.append(pbr.isEmpty() ? "" : ",").append("\"metallicFactor\":").append(Json.number(m.metallicFactor()));
+            pbr.append(pbr.isEmpty() ? "" : ",").append("\"metallicFactor\":").append(GltfJson.number(m.metallicFactor()));
         }
         if (m.roughnessFactor() != 1) {
-            pbr.append(pbr.isEmpty() ? "" : ",").append("\"roughnessFactor\":").append(Json.number(m.roughnessFactor()));
+            pbr.append(pbr.isEmpty() ? "" : ",").append("\"roughnessFactor\":").append(GltfJson.number(m.roughnessFactor()));
         }
         if (hasUv && m.baseColorTexture() != null) {
             pbr.append(pbr.isEmpty() ? "" : ",").append("\"baseColorTexture\":{\"index\":")
@@ -322,18 +320,18 @@ final class GltfWriter {
         }
         List<String> fields = new ArrayList<>();
         if (m.name() != null) {
-            fields.add("\"name\":" + Json.string(m.name()));
+            fields.add("\"name\":" + GltfJson.string(m.name()));
         }
         fields.add("\"pbrMetallicRoughness\":{" + pbr + "}");
         float[] emissive = m.emissiveFactor();
         if (emissive[0] != 0 || emissive[1] != 0 || emissive[2] != 0) {
-            fields.add("\"emissiveFactor\":" + Json.floats(emissive));
+            fields.add("\"emissiveFactor\":" + GltfJson.floats(emissive));
         }
         if (m.alphaMode() != Material.AlphaMode.OPAQUE) {
             fields.add("\"alphaMode\":\"" + m.alphaMode().name() + "\"");
         }
         if (m.alphaMode() == Material.AlphaMode.MASK && m.alphaCutoff() != 0.5f) {
-            fields.add("\"alphaCutoff\":" + Json.number(m.alphaCutoff()));
+            fields.add("\"alphaCutoff\":" + GltfJson.number(m.alphaCutoff()));
         }
         if (m.doubleSided()) {
             fields.add("\"doubleSided\":true");
@@ -347,7 +345,7 @@ final class GltfWriter {
         Integer image = imageIndex.get(t);
         if (image == null) {
             int view = view(new BytesBlock(t.bytes()), 0);
-            images.add("{\"bufferView\":" + view + ",\"mimeType\":" + Json.string(t.mimeType()) + "}");
+            images.add("{\"bufferView\":" + view + ",\"mimeType\":" + GltfJson.string(t.mimeType()) + "}");
             image = images.size() - 1;
             imageIndex.put(t, image);
             textures.add("{\"source\":" + image + "}");
@@ -367,7 +365,7 @@ final class GltfWriter {
     String json(Map<String, ?> extras, String bufferUri) {
         StringBuilder s = new StringBuilder("{\"asset\":{\"version\":\"2.0\",\"generator\":\"" + GlbWriter.GENERATOR + "\"");
         if (extras != null && !extras.isEmpty()) {
-            s.append(",\"extras\":").append(Json.object(extras));
+            s.append(",\"extras\":").append(GltfJson.object(extras));
         }
         s.append('}');
         List<String> roots = new ArrayList<>();
@@ -387,7 +385,7 @@ final class GltfWriter {
         if (binLength > 0) {
             s.append(",\"buffers\":[{\"byteLength\":").append(binLength);
             if (bufferUri != null) {
-                s.append(",\"uri\":").append(Json.string(bufferUri));
+                s.append(",\"uri\":").append(GltfJson.string(bufferUri));
             }
             s.append("}]");
         }
@@ -450,101 +448,5 @@ final class GltfWriter {
             uri = "data:application/octet-stream;base64," + Base64.getEncoder().encodeToString(bin.array());
         }
         return json(extras, uri).getBytes(StandardCharsets.UTF_8);
-    }
-
-    // ---------------------------------------------------------------- JSON text
-
-    /** Minimal JSON text for the document. */
-    static final class Json {
-
-        private Json() {
-        }
-
-        static String string(String s) {
-            StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-            for (int i = 0; i < s.length(); i++) {
-                char c = s.charAt(i);
-                switch (c) {
-                    case '"' -> b.append("\\\"");
-                    case '\\' -> b.append("\\\\");
-                    case '\n' -> b.append("\\n");
-                    case '\r' -> b.append("\\r");
-                    case '\t' -> b.append("\\t");
-                    default -> {
-                        if (c < 0x20 || c == 0x7F || Character.isSurrogate(c) && !validSurrogate(s, i)) {
-                            b.append(String.format("\\u%04x", (int) (Character.isSurrogate(c) ? 0xFFFD : c)));
-                        } else {
-                            b.append(c);
-                        }
-                    }
-                }
-            }
-            return b.append('"').toString();
-        }
-
-        private static boolean validSurrogate(String s, int i) {
-            char c = s.charAt(i);
-            if (Character.isHighSurrogate(c)) {
-                return i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
-            }
-            return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
-        }
-
-        /** A float in its shortest decimal form (factors). */
-        static String number(float f) {
-            return f == 0 ? "0" : Float.toString(f).replace("E", "e");
-        }
-
-        static String floats(float[] v) {
-            StringBuilder b = new StringBuilder("[");
-            for (int i = 0; i < v.length; i++) {
-                b.append(i == 0 ? "" : ",").append(number(v[i]));
-            }
-            return b.append(']').toString();
-        }
-
-        /** Floats as the exact decimal of their float32 value, so a reader in double precision gets the same value. */
-        static String exactFloats(float[] v) {
-            StringBuilder b = new StringBuilder("[");
-            for (int i = 0; i < v.length; i++) {
-                double d = v[i];
-                b.append(i == 0 ? "" : ",").append(d == 0 ? "0" : Double.toString(d).replace("E", "e"));
-            }
-            return b.append(']').toString();
-        }
-
-        static String object(Map<String, ?> map) {
-            StringBuilder b = new StringBuilder("{");
-            for (Map.Entry<String, ?> e : new LinkedHashMap<>(map).entrySet()) {
-                b.append(b.length() == 1 ? "" : ",").append(string(Objects.requireNonNull(e.getKey()))).append(':');
-                b.append(value(e.getValue()));
-            }
-            return b.append('}').toString();
-        }
-
-        private static String value(Object v) {
-            if (v == null) {
-                return "null";
-            } else if (v instanceof Boolean bool) {
-                return bool.toString();
-            } else if (v instanceof Integer || v instanceof Long) {
-                return v.toString();
-            } else if (v instanceof Number num) {
-                double d = num.doubleValue();
-                return !Double.isFinite(d) ? "null" : d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d)
-                        : Double.toString(d).replace("E", "e");
-            } else if (v instanceof Map<?, ?> m) {
-                Map<String, Object> copy = new LinkedHashMap<>();
-                m.forEach((k, x) -> copy.put(String.valueOf(k), x));
-                return object(copy);
-            } else if (v instanceof List<?> list) {
-                StringBuilder b = new StringBuilder("[");
-                for (Object x : list) {
-                    b.append(b.length() == 1 ? "" : ",").append(value(x));
-                }
-                return b.append(']').toString();
-            }
-            return string(v.toString());
-        }
     }
 }

@@ -40,7 +40,7 @@ public final class PoseDump {
             StringBuilder json = new StringBuilder("{\"asset\":\"").append(id).append("\",\"clips\":[");
             for (int c = 0; c < model.clips().size(); c++) {
                 Clip clip = model.clips().get(c);
-                json.append(c == 0 ? "" : ",").append("{\"name\":").append(GltfWriter.Json.string(clip.name()))
+                json.append(c == 0 ? "" : ",").append("{\"name\":").append(GltfJson.string(clip.name()))
                         .append(",\"duration\":").append(clip.duration()).append(",\"samples\":[");
                 List<ConformanceAssets.Sample> samples = asset.samples();
                 for (int s = 0; s < samples.size(); s++) {
