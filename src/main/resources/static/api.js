@@ -63,6 +63,11 @@ export async function posedGlb(id, frame) {
   return (await call('GET', `${asset(id)}/posed.glb${sampling(frame)}`)).arrayBuffer();
 }
 
+/** Where the whole asset is served as animated glTF: binary (.glb) or JSON (.gltf); every clip. */
+export function animatedGltfUrl(id, binary = true) {
+  return `${asset(id)}/animated.${binary ? 'glb' : 'gltf'}`;
+}
+
 /** Skeleton lines at the frame. */
 export async function skeleton(id, frame) {
   return (await call('GET', `${asset(id)}/skeleton${sampling(frame)}`)).json();

@@ -47,6 +47,10 @@ function showSummary(a) {
   $('asset-format').textContent = a.format;
   $('asset-size').textContent = formatBytes(a.sizeBytes);
   $('asset-id').textContent = a.id;
+  // the browser downloads it (Content-Disposition: attachment) under the upload's name
+  const base = a.name.replace(/\.[^.]*$/, '') || 'asset';
+  Object.assign($('download'), { href: api.animatedGltfUrl(a.id), download: `${base}.glb` });
+  Object.assign($('download-json'), { href: api.animatedGltfUrl(a.id, false), download: `${base}.gltf` });
   $('clips').tBodies[0].replaceChildren(...a.clips.map((c) => {
     const tr = document.createElement('tr');
     for (const text of [c.name, `${c.duration.toFixed(3)} s`, String(c.channels)]) {

@@ -73,6 +73,9 @@ public final class GlbFile {
             assertThat(v.has("byteStride")).isFalse();
         }
         for (JsonNode a : json.path("accessors")) {
+            if (!a.has("bufferView")) {
+                continue; // all zeros, as the specification defines
+            }
             JsonNode view = json.get("bufferViews").get(a.get("bufferView").asInt());
             int size = componentSize(a.get("componentType").asInt()) * components(a.get("type").asString());
             assertThat((long) a.path("byteOffset").asInt(0) + (long) a.get("count").asInt() * size)
@@ -97,11 +100,14 @@ public final class GlbFile {
         return json.get("meshes").get(m).get("primitives").get(p);
     }
 
-    /** Accessor {@code index} as floats (float components only). */
+    /** Accessor {@code index} as floats (float components only; zeros for an accessor without a buffer view). */
     public float[] floats(int index) {
         JsonNode a = accessor(index);
         assertThat(a.get("componentType").asInt()).isEqualTo(5126);
         int n = a.get("count").asInt() * components(a.get("type").asString());
+        if (!a.has("bufferView")) {
+            return new float[n];
+        }
         ByteBuffer v = view(a);
         float[] out = new float[n];
         for (int i = 0; i < n; i++) {

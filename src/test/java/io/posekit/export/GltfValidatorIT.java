@@ -3,7 +3,6 @@ package io.posekit.export;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.posekit.asset.AssetFormat;
 import io.posekit.asset.AssetImporters;
 import io.posekit.asset.ImportLimits;
 import io.posekit.asset.Model;
@@ -46,7 +45,8 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Generated assets (the skinned, textured strip at several times, a multi-mesh multi-material scene with rigid,
  * non-indexed and point primitives, every primitive mode, a primitive with more than 65 535 vertices) must give no
  * error and no warning; the real conformance assets ({@code posekit.conformance.dir}, skipped when absent) posed at
- * 0.5 s into their first clip must give no error. Every report is printed.
+ * 0.5 s into their first clip, and their animated export ({@link AnimatedGltf}, GLB and glTF JSON), must give no
+ * error. Every report is printed.
  *
  * <p>Extra CA certificates the host trusts ({@code *.crt} in {@code posekit.it.extra-ca-dir}, default
  * {@code /usr/local/share/ca-certificates}) are trusted during the image build too, for networks that intercept TLS.
@@ -56,8 +56,6 @@ class GltfValidatorIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Path CONTEXT = Path.of("src/test/docker/gltf-validator").toAbsolutePath();
-    private static final List<String> MODEL_EXTENSIONS = List.of(".glb", ".gltf", ".dae", ".fbx", ".x", ".iqm", ".md5mesh");
-    private static final List<String> SIBLING_EXTENSIONS = List.of(".bin", ".png", ".jpg", ".jpeg", ".md5anim");
 
     private static GenericContainer<?> validator;
 
@@ -119,47 +117,37 @@ class GltfValidatorIT {
     }
 
     @Test
-    void conformanceAssetsPosedAtHalfASecondHaveNoErrors() throws IOException {
-        Path assets = Path.of(System.getProperty("posekit.conformance.dir", "../shared/conformance")).resolve("assets");
-        assumeTrue(Files.isDirectory(assets), "no conformance assets at " + assets);
+    void conformanceAssetsPosedAtHalfASecondHaveNoErrors() {
+        assumeTrue(ConformanceAssets.available(), "no conformance assets at " + ConformanceAssets.root());
         Map<String, byte[]> glbs = new LinkedHashMap<>();
-        try (Stream<Path> dirs = Files.walk(assets, 2)) {
-            for (Path dir : dirs.filter(d -> assets.relativize(d).getNameCount() == 2 && Files.isDirectory(d)).sorted().toList()) {
-                List<SourceFile> files = upload(dir);
-                if (files.isEmpty()) {
-                    continue;
-                }
-                Model model = importModel(files);
-                if (model.meshes().isEmpty()) {
-                    continue;
-                }
-                glbs.put(assets.relativize(dir).toString().replace('/', '-') + ".glb", posed(model, 0.5));
+        for (ConformanceAssets.Asset asset : ConformanceAssets.all()) {
+            Model model = importModel(asset.files());
+            if (!model.meshes().isEmpty()) {
+                glbs.put(asset.id() + ".glb", posed(model, 0.5));
             }
         }
         assertThat(glbs).hasSizeGreaterThan(10);
-        Map<String, JsonNode> reports = validate(glbs);
+        assertNoErrors(validate(glbs));
+    }
+
+    /** The animated export ({@link AnimatedGltf}) of every conformance asset, as GLB and as glTF JSON: no error. */
+    @Test
+    void animatedExportsOfTheConformanceAssetsHaveNoErrors() {
+        assumeTrue(ConformanceAssets.available(), "no conformance assets at " + ConformanceAssets.root());
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        for (ConformanceAssets.Asset asset : ConformanceAssets.all()) {
+            AnimatedGltf export = AnimatedGltf.of(importModel(asset.files()), AnimatedGltf.Options.DEFAULT);
+            files.put(asset.id() + ".glb", export.glb());
+            files.put(asset.id() + ".gltf", export.gltf());
+        }
+        assertThat(files).hasSizeGreaterThan(40);
+        assertNoErrors(validate(files));
+    }
+
+    private static void assertNoErrors(Map<String, JsonNode> reports) {
         for (Map.Entry<String, JsonNode> e : reports.entrySet()) {
             assertThat(e.getValue().get("errors").asInt()).as("errors of %s: %s", e.getKey(), e.getValue().get("messages")).isZero();
         }
-    }
-
-    /** The asset's model file and the binary files beside it (as the conformance tests upload them). */
-    private static List<SourceFile> upload(Path dir) {
-        List<SourceFile> out = new ArrayList<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            List<Path> sorted = files.sorted().toList();
-            for (Path p : sorted) {
-                String name = p.getFileName().toString().toLowerCase(Locale.ROOT);
-                if (MODEL_EXTENSIONS.stream().anyMatch(name::endsWith)) {
-                    out.addFirst(new SourceFile(p.getFileName().toString(), Files.readAllBytes(p)));
-                } else if (SIBLING_EXTENSIONS.stream().anyMatch(name::endsWith)) {
-                    out.add(new SourceFile(p.getFileName().toString(), Files.readAllBytes(p)));
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.isEmpty() || AssetFormat.byFileName(out.getFirst().name()).isEmpty() ? List.of() : out;
     }
 
     private static Model importModel(List<SourceFile> files) {
@@ -237,7 +225,9 @@ class GltfValidatorIT {
     private static Map<String, JsonNode> validate(Map<String, byte[]> glbs) {
         List<String> command = new ArrayList<>(List.of("node", "/validator/validate.js"));
         for (Map.Entry<String, byte[]> e : glbs.entrySet()) {
-            GlbFile.parse(e.getValue()); // our own container checks first
+            if (e.getKey().endsWith(".glb")) {
+                GlbFile.parse(e.getValue()); // our own container checks first
+            }
             String path = "/glb/" + e.getKey();
             validator.copyFileToContainer(Transferable.of(e.getValue()), path);
             command.add(path);

@@ -97,6 +97,15 @@ class ViewerBrowserTest {
         assertThat(rows("#meshes li")).containsExactly(
                 "Tube: 1 primitive(s), " + ViewerFixture.VERTICES + " vertices, skin 0");
         assertThat(rows("#warnings li")).containsExactly("none");
+        // Download glTF: the whole asset, animated, saved under the upload's name
+        WebElement download = browser.findElement(By.id("download"));
+        assertThat(download.getText()).isEqualTo("Download glTF");
+        assertThat(download.getDomAttribute("href")).isEqualTo("api/v1/assets/" + id + "/animated.glb");
+        assertThat(download.getDomAttribute("download")).isEqualTo("tube.glb");
+        assertThat(((JavascriptExecutor) browser).executeAsyncScript("const done = arguments[arguments.length - 1];"
+                + "fetch(document.getElementById('download').href).then(r => r.arrayBuffer())"
+                + ".then(b => done(new TextDecoder().decode(new Uint8Array(b, 0, 4)))).catch(e => done(String(e)));"))
+                .as("the first bytes of the download").isEqualTo("glTF");
         waitForFrame("Bend@0");
 
         new Select(browser.findElement(By.id("clip"))).selectByValue("Sway");
