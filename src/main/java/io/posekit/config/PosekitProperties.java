@@ -27,7 +27,7 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @DefaultValue Store store,
         @Valid @DefaultValue Upload upload, @Valid @DefaultValue Limits limits, @Valid @DefaultValue Parsing parsing,
-        @Valid @DefaultValue Bake bake, @Valid @DefaultValue Health health) {
+        @Valid @DefaultValue Bake bake, @Valid @DefaultValue Health health, @Valid @DefaultValue WarmUp warmUp) {
 
     /**
      * @param maxBytes Memory budget of parsed assets, at least 1MB. Evicted assets are parsed again from the store.
@@ -158,5 +158,13 @@ public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @Defaul
      *     corrupt, an upload or deletion, or a liveness/readiness change makes the next answer fresh at once.
      */
     public record Health(@NotNull @DefaultValue("5s") java.time.Duration refresh) {
+    }
+
+    /**
+     * @param rounds How many poses the kernel warm-up computes in the background after start-up (about a second of one
+     *     core at the default), so the first requests find the pose and skinning kernels compiled; it also checks the
+     *     Vector API kernels against the scalar ones and logs a warning when they disagree. 0 turns it off.
+     */
+    public record WarmUp(@DefaultValue("3000") @PositiveOrZero int rounds) {
     }
 }

@@ -1,0 +1,51 @@
+package io.posekit.config;
+
+import io.posekit.math.Kernels;
+import io.posekit.sampling.KernelWarmUp;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * Runs {@link KernelWarmUp} once the application is ready, on a daemon thread of low priority, so requests are
+ * served meanwhile; {@code posekit.warm-up.rounds} poses (0: not at all). A disagreement between the Vector API and the
+ * scalar kernels above 1e-5 (relative) is logged as a warning naming {@code -Dposekit.kernels=scalar} as the way out.
+ */
+@Component
+class KernelWarmUpRunner {
+
+    private static final Logger log = LoggerFactory.getLogger(KernelWarmUpRunner.class);
+    private static final double AGREEMENT = 1e-5;
+
+    private final int rounds;
+
+    KernelWarmUpRunner(PosekitProperties properties) {
+        this.rounds = properties.warmUp().rounds();
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void start() {
+        if (rounds == 0) {
+            return;
+        }
+        Thread thread = new Thread(this::warmUp, "posekit-warm-up");
+        thread.setDaemon(true);
+        thread.setPriority(Thread.MIN_PRIORITY);
+        thread.start();
+    }
+
+    private void warmUp() {
+        long start = System.nanoTime();
+        double difference = KernelWarmUp.run(rounds);
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        if (difference > AGREEMENT) {
+            log.warn("the {} kernels differ from the scalar ones by {} (relative) on the warm-up data; start with "
+                    + "-D{}=scalar to use the scalar kernels", Kernels.selected().label(), difference, Kernels.PROPERTY);
+        } else {
+            log.info("kernels warmed up: {} path, {} poses in {} ms, agreement with the scalar path {}",
+                    Kernels.selected().label(), rounds, ms, difference);
+        }
+    }
+}
