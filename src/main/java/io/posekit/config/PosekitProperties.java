@@ -161,8 +161,8 @@ public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @Defaul
     }
 
     /**
-     * @param rounds How many poses the kernel warm-up computes in the background after start-up (about a second of one
-     *     core at the default), so the first requests find the pose and skinning kernels compiled; it also checks the
+     * @param rounds How many poses the kernel warm-up computes in the background after start-up (2–3 s of one core
+     *     at the default on a 2-core VM), so the first requests find the pose and skinning kernels compiled; it also checks the
      *     Vector API kernels against the scalar ones and logs a warning when they disagree. 0 turns it off.
      */
     public record WarmUp(@DefaultValue("3000") @PositiveOrZero int rounds) {
