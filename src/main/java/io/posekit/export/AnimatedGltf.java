@@ -25,10 +25,11 @@ import java.util.Objects;
  *       the same node goes onto an extra child node without transform (its model matrix is its parent's), and so do
  *       the primitives of a skinned instance that carry no influences (posekit poses them rigidly with the node).
  *       Per primitive: {@code POSITION} (with {@code min}/{@code max}), {@code NORMAL} (unit), {@code TANGENT}
- *       (unit direction, w ±1), {@code TEXCOORD_0}, indices, mode, material (factors and the embedded base colour
+ *       (unit direction, w ±1), {@code TEXCOORD_0}, {@code COLOR_0} (float RGBA), indices, mode, material (factors and the embedded base colour
  *       image) and, on skinned instances, every influence set ({@link InfluenceSets}); morph targets as position
  *       and normal displacements, with the instance's default weights on its node and the first instance's on the
- *       mesh. Colours and further texture coordinate sets are not in the runtime model and so not written.</li>
+ *       mesh. Vertex colours come from glTF sources only (the other importers do not read them yet); further texture
+ *       coordinate sets are not in the runtime model and so not written.</li>
  *   <li>Skins: joints and inverse bind matrices as the model holds them (a COLLADA bind shape matrix is folded into
  *       them at import, so skinning matrices are the source's bit for bit).</li>
  *   <li>Animations: the selected clips ({@link AnimationWriter}): keyframe tracks glTF can express as they are

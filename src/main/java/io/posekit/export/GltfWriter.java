@@ -191,7 +191,7 @@ final class GltfWriter {
     /**
      * The JSON of a primitive of {@code source} with {@code positions} (3 per vertex, all finite) and
      * {@code normals} (3 per vertex, or {@code null}; re-normalised, and left out when one has no direction), its
-     * {@code TEXCOORD_0} (left out when absent or not finite), indices (unsigned short when every index is below
+     * {@code TEXCOORD_0} (left out when absent or not finite), {@code COLOR_0} (float RGBA, when present), indices (unsigned short when every index is below
      * 65535, else unsigned int), material and mode; {@code more} adds attributes and properties. {@code null} when
      * the primitive draws nothing (no vertices or an empty index list).
      *
@@ -218,6 +218,11 @@ final class GltfWriter {
         float[] uv = finite(source.texcoords());
         if (uv != null) {
             attributes.append(",\"TEXCOORD_0\":").append(accessor(new FloatBlock(uv), ARRAY_BUFFER, FLOAT, "VEC2", n, ""));
+        }
+        if (source.colors() != null) {
+            // float RGBA: the importers' colours are floats already, so this is exact whatever the source stored
+            attributes.append(",\"COLOR_0\":").append(accessor(new FloatBlock(source.colors()), ARRAY_BUFFER, FLOAT, "VEC4",
+                    n, ""));
         }
         String extra = more == null ? "" : more.append(this, attributes, unit != null);
         StringBuilder prim = new StringBuilder("{\"attributes\":{").append(attributes).append('}');

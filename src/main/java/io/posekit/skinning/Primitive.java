@@ -19,6 +19,8 @@ import java.util.List;
  *       {@code null}; attached with {@link #withMorphTargets}.</li>
  *   <li>{@code texcoords}: {@code TEXCOORD_0}, 2 floats per vertex in glTF's convention, or {@code null}; and the
  *       {@link Material} the source assigns, or {@code null}. Neither takes part in posing.</li>
+ *   <li>{@code colors}: {@code COLOR_0}, 4 floats per vertex (linear RGBA, 0–1; an RGB source has alpha 1), or
+ *       {@code null}; attached with {@link #withColors}. It takes no part in posing either.</li>
  * </ul>
  *
  * <p>Immutable; the arrays returned are shared storage that callers must not modify.
@@ -38,6 +40,7 @@ public final class Primitive {
     private final MorphTargets morphTargets;
     private final float[] texcoords;
     private final Material material;
+    private final float[] colors;
 
     /**
      * @param mode topology
@@ -113,10 +116,11 @@ public final class Primitive {
         this.texcoords = texcoords;
         this.material = material;
         this.morphTargets = null;
+        this.colors = null;
     }
 
-    /** A copy of {@code base} with {@code morphTargets} (shares every array of {@code base}). */
-    private Primitive(Primitive base, MorphTargets morphTargets) {
+    /** A copy of {@code base} with {@code morphTargets} and {@code colors} (shares every array of {@code base}). */
+    private Primitive(Primitive base, MorphTargets morphTargets, float[] colors) {
         this.mode = base.mode;
         this.attributes = base.attributes;
         this.vertexCount = base.vertexCount;
@@ -130,6 +134,32 @@ public final class Primitive {
         this.texcoords = base.texcoords;
         this.material = base.material;
         this.morphTargets = morphTargets;
+        this.colors = colors;
+    }
+
+    /**
+     * This primitive with {@code colors} as its vertex colours ({@code null}: none), sharing all geometry.
+     *
+     * @param colors 4 floats per vertex, linear RGBA, each finite
+     * @throws IllegalArgumentException when the array does not hold 4 floats per vertex or a value is not finite
+     */
+    public Primitive withColors(float[] colors) {
+        if (colors != null) {
+            if (colors.length != 4L * vertexCount) {
+                throw new IllegalArgumentException("colors length " + colors.length + " != 4 × " + vertexCount);
+            }
+            for (int i = 0; i < colors.length; i++) {
+                if (!Float.isFinite(colors[i])) {
+                    throw new IllegalArgumentException("colour of vertex " + i / 4 + " is not finite");
+                }
+            }
+        }
+        return new Primitive(this, morphTargets, colors);
+    }
+
+    /** {@code COLOR_0}: 4 floats per vertex (linear RGBA), or {@code null} (shared storage). */
+    public float[] colors() {
+        return colors;
     }
 
     /**
@@ -142,7 +172,7 @@ public final class Primitive {
             throw new IllegalArgumentException("morph targets for " + targets.vertexCount() + " vertices, but the "
                     + "primitive has " + vertexCount);
         }
-        return new Primitive(this, targets);
+        return new Primitive(this, targets, colors);
     }
 
     public PrimitiveMode mode() {
@@ -254,6 +284,6 @@ public final class Primitive {
                 + (tangents == null ? 0 : tangents.length) + (indices == null ? 0 : indices.length)
                 + joints.length + weights.length) + 48L * attributes.size()
                 + (morphTargets == null ? 0 : morphTargets.footprintBytes())
-                + (texcoords == null ? 0 : 4L * texcoords.length);
+                + (texcoords == null ? 0 : 4L * texcoords.length) + (colors == null ? 0 : 4L * colors.length);
     }
 }

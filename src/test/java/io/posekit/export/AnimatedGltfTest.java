@@ -306,4 +306,23 @@ class AnimatedGltfTest {
         assertThatThrownBy(() -> AnimatedGltf.of(empty, AnimatedGltf.Options.DEFAULT))
                 .hasMessage("the asset has no meshes, skins or clips to export");
     }
+
+    @Test
+    void vertexColoursAreWrittenAsFloatRgbaAndComeBackAsTheyWere() {
+        float[] rgba = {1, 0, 0, 1, 0, 1, 0, 0.5f, 0, 0, 1, 1, 0.25f, 0.5f, 0.75f, 1};
+        Model base = model();
+        Model coloured = new Model(base.format(), base.rig(), base.skins(),
+                List.of(new MeshInstance("Quad", 0, 0, 0, List.of(skinnedQuad().withColors(rgba)))), base.clips(),
+                List.of());
+        byte[] glb = AnimatedGltf.of(coloured, AnimatedGltf.Options.DEFAULT).glb();
+        GlbFile f = GlbFile.parse(glb);
+        JsonNode color = f.accessor(f.primitive(0, 0).get("attributes").get("COLOR_0").asInt());
+        assertThat(color.get("type").asString()).isEqualTo("VEC4");
+        assertThat(color.get("componentType").asInt()).isEqualTo(5126);
+        assertThat(f.floats(f.primitive(0, 0).get("attributes").get("COLOR_0").asInt())).containsExactly(rgba);
+        assertThat(RoundTrip.reimport(glb).meshes().getFirst().primitives().getFirst().colors()).containsExactly(rgba);
+        // a primitive without colours gets no COLOR_0
+        assertThat(GlbFile.parse(AnimatedGltf.of(base, AnimatedGltf.Options.DEFAULT).glb()).primitive(0, 0)
+                .get("attributes").has("COLOR_0")).isFalse();
+    }
 }

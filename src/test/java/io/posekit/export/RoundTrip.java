@@ -47,6 +47,7 @@ final class RoundTrip {
         assertThat(copy.skins()).as("skins").hasSameSizeAs(original.skins());
         assertThat(copy.clips().stream().map(Clip::name).toList()).as("clips")
                 .isEqualTo(original.clips().stream().map(Clip::name).toList());
+        assertThat(colours(copy)).as("vertex colours").isEqualTo(colours(original));
         List<Deviation> out = new ArrayList<>();
         out.add(deviation("rest", false, original, copy, null, null, List.of(0.0)));
         for (int c = 0; c < original.clips().size(); c++) {
@@ -65,6 +66,14 @@ final class RoundTrip {
             out.add(deviation(a.name(), resampled, original, copy, a, b, times));
         }
         return out;
+    }
+
+    /** The distinct vertex colour arrays of a model's primitives, as sorted content hashes (the same bits, the same hash). */
+    private static List<Integer> colours(Model model) {
+        return model.meshes().stream().flatMap(m -> m.primitives().stream())
+                .filter(p -> p.colors() != null)
+                .map(p -> java.util.Arrays.hashCode(p.colors()))
+                .distinct().sorted().toList();
     }
 
     private static Deviation deviation(String name, boolean resampled, Model original, Model copy, Clip a, Clip b,

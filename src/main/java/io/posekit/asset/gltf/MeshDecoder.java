@@ -22,7 +22,7 @@ import tools.jackson.databind.JsonNode;
  * {@code indices} must be below the vertex count; {@code JOINTS_n}/{@code WEIGHTS_n} must come in pairs
  * numbered contiguously from 0 and are packed into 4 influence slots per set (weights exactly as stored).
  *
- * <p>{@code TEXCOORD_0} (VEC2) is carried, and the primitive's material when a {@link MaterialDecoder} is given.
+ * <p>{@code TEXCOORD_0} (VEC2) and {@code COLOR_0} (as RGBA) are carried, and the primitive's material when a {@link MaterialDecoder} is given.
  *
  * <p>Morph targets ({@code targets}) become the primitive's {@link MorphTargets}: per target its {@code POSITION}
  * and {@code NORMAL} displacements (VEC3, float or quantized, sparse allowed), each with exactly as many elements
@@ -258,7 +258,8 @@ final class MeshDecoder {
         }
         try {
             return new Primitive(mode, names, positions, normals, tangents, indices, k, packedJoints, packedWeights,
-                    texcoords(attributes, names, where), materials == null ? null : materials.forPrimitive(prim, where));
+                    texcoords(attributes, names, where), materials == null ? null : materials.forPrimitive(prim, where))
+                    .withColors(colors(attributes, names, where));
         } catch (IllegalArgumentException e) {
             throw ImportException.invalid(where + ": " + e.getMessage());
         }
@@ -278,6 +279,37 @@ final class MeshDecoder {
             }
         }
         return uv;
+    }
+
+    /**
+     * {@code COLOR_0} as linear RGBA floats (4 per vertex; an RGB accessor gets alpha 1, normalized integers are
+     * decoded to 0–1), or {@code null} when absent or not finite (with a warning).
+     */
+    private float[] colors(JsonNode attributes, List<String> names, String where) {
+        if (!names.contains("COLOR_0")) {
+            return null;
+        }
+        Accessor accessor = attribute(attributes, "COLOR_0", where);
+        float[] stored = accessors.floats(accessor);
+        float[] rgba = stored;
+        if (accessor.type() == AccessorType.VEC3) {
+            int n = stored.length / 3;
+            budget.charge(n, 16, where + " COLOR_0");
+            rgba = new float[4 * n];
+            for (int v = 0; v < n; v++) {
+                rgba[4 * v] = stored[3 * v];
+                rgba[4 * v + 1] = stored[3 * v + 1];
+                rgba[4 * v + 2] = stored[3 * v + 2];
+                rgba[4 * v + 3] = 1;
+            }
+        }
+        for (int i = 0; i < rgba.length; i++) {
+            if (!Float.isFinite(rgba[i])) {
+                warnings.add(where + ": COLOR_0 of vertex " + i / 4 + " is not finite; the colours are not carried");
+                return null;
+            }
+        }
+        return rgba;
     }
 
     /** The accessor of attribute {@code name}, checked for the attribute's semantic (custom ones unchecked). */

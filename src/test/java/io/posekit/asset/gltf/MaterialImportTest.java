@@ -13,7 +13,7 @@ import io.posekit.skinning.Primitive;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
-/** {@code TEXCOORD_0} and materials (factors and the base colour image) of glTF primitives. */
+/** {@code TEXCOORD_0}, {@code COLOR_0} and materials (factors and the base colour image) of glTF primitives. */
 class MaterialImportTest {
 
     @Test
@@ -116,5 +116,41 @@ class MaterialImportTest {
         assertThat(scene.warnings()).containsExactly(
                 "mesh 0 primitive 0: TEXCOORD_0 of vertex 2 is not finite; the texture coordinates are not carried");
         assertThat(scene.meshes().getFirst().primitives().getFirst().texcoords()).isNull();
+    }
+
+    @Test
+    void carriesColorsAsRgbaWhateverTheyAreStoredAs() {
+        // 6 vertices: RGB as normalized unsigned bytes, alpha becomes 1
+        GltfBuilder b = GltfBuilder.skinnedTwoBoneStrip();
+        int rgb = b.addIntAccessor(new int[] {255, 0, 0, 0, 255, 0, 0, 0, 255, 51, 102, 153, 0, 0, 0, 255, 255, 255},
+                GltfBuilder.UNSIGNED_BYTE, "VEC3", true);
+        ((ObjectNode) b.json().get("meshes").get(0).get("primitives").get(0).get("attributes")).put("COLOR_0", rgb);
+        ImportScene scene = importGlb(b.toGlb());
+        assertThat(scene.warnings()).isEmpty();
+        assertThat(scene.meshes().getFirst().primitives().getFirst().colors()).containsExactly(
+                1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 0.2f, 0.4f, 0.6f, 1, 0, 0, 0, 1, 1, 1, 1, 1);
+
+        // RGBA floats as stored
+        b = GltfBuilder.skinnedTwoBoneStrip();
+        float[] rgba = new float[24];
+        for (int i = 0; i < rgba.length; i++) {
+            rgba[i] = i / 23f;
+        }
+        int colors = b.addFloatAccessor(rgba, "VEC4");
+        ((ObjectNode) b.json().get("meshes").get(0).get("primitives").get(0).get("attributes")).put("COLOR_0", colors);
+        assertThat(importGlb(b.toGlb()).meshes().getFirst().primitives().getFirst().colors()).containsExactly(rgba);
+    }
+
+    @Test
+    void nonFiniteColorsAreDroppedWithAWarning() {
+        GltfBuilder b = GltfBuilder.skinnedTwoBoneStrip();
+        float[] rgb = new float[18];
+        rgb[13] = Float.POSITIVE_INFINITY;
+        int colors = b.addFloatAccessor(rgb, "VEC3");
+        ((ObjectNode) b.json().get("meshes").get(0).get("primitives").get(0).get("attributes")).put("COLOR_0", colors);
+        ImportScene scene = importGlb(b.toGlb());
+        assertThat(scene.warnings()).containsExactly(
+                "mesh 0 primitive 0: COLOR_0 of vertex 4 is not finite; the colours are not carried");
+        assertThat(scene.meshes().getFirst().primitives().getFirst().colors()).isNull();
     }
 }
