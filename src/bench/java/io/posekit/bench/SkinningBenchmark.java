@@ -83,4 +83,15 @@ public class SkinningBenchmark {
         skinner.skin(job.primitive, job.skinningMatrices, SkinningMethod.LINEAR, job.outPositions, job.outNormals, null);
         return job.outPositions[0];
     }
+
+    /**
+     * {@link #skinner} with dual-quaternion skinning (the matrices converted to dual quaternions, then blended per
+     * vertex): scalar code on both kernel paths, measured to say what a Vector API kernel would have to beat.
+     */
+    @Benchmark
+    public float dualQuaternions() {
+        skinner.skin(job.primitive, job.skinningMatrices, SkinningMethod.DUAL_QUATERNION, job.outPositions,
+                job.outNormals, null);
+        return job.outPositions[0];
+    }
 }
