@@ -37,9 +37,7 @@ class AnimatedGltfApiTest {
     @BeforeEach
     void upload() {
         client = new PosekitClient(port);
-        PosekitClient.Response r = client.upload("multi.glb", PosedFixtures.multiMesh().toGlb());
-        assertThat(r.status()).as(r.toString()).isIn(200, 201);
-        base = "/api/v1/assets/" + r.json().get("id").asString();
+        base = client.uploadedAssetPath("multi.glb", PosedFixtures.multiMesh().toGlb());
     }
 
     @Test

@@ -37,9 +37,7 @@ class BlendApiTest {
         client = new PosekitClient(port);
         GltfBuilder asset = GltfBuilder.skinnedTwoBoneStrip();
         asset.animation("Lift").track(1, "translation", "LINEAR", new float[] {0, 4}, new float[] {0, 0, 0, 0, 4, 0});
-        PosekitClient.Response r = client.upload("strip.glb", asset.toGlb());
-        assertThat(r.status()).as(r.toString()).isIn(200, 201);
-        base = "/api/v1/assets/" + r.json().get("id").asString();
+        base = client.uploadedAssetPath("strip.glb", asset.toGlb());
     }
 
     private JsonNode node(JsonNode pose, String name) {

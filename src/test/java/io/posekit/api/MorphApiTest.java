@@ -41,9 +41,7 @@ class MorphApiTest {
     @BeforeEach
     void upload() {
         client = new PosekitClient(port);
-        PosekitClient.Response r = client.upload("morph.glb", GltfBuilder.morphedTwoBoneStrip().toGlb());
-        assertThat(r.status()).as(r.toString()).isIn(200, 201);
-        base = "/api/v1/assets/" + r.json().get("id").asString();
+        base = client.uploadedAssetPath("morph.glb", GltfBuilder.morphedTwoBoneStrip().toGlb());
     }
 
     @Test

@@ -78,6 +78,16 @@ public final class PosekitClient {
         return upload(files);
     }
 
+    /**
+     * Uploads one file as {@link #upload(String, byte[])} does, checks that it was stored ({@code 200} or {@code 201})
+     * and returns the asset's path, {@code /api/v1/assets/{id}}.
+     */
+    public String uploadedAssetPath(String name, byte[] bytes) {
+        Response r = upload(name, bytes);
+        org.assertj.core.api.Assertions.assertThat(r.status()).as(r.toString()).isIn(200, 201);
+        return "/api/v1/assets/" + r.json().get("id").asString();
+    }
+
     /** Uploads files as multipart/form-data parts with the given part name. */
     public Response uploadParts(String partName, Map<String, byte[]> files) {
         return uploadParts(partName, files, "/api/v1/assets");

@@ -31,9 +31,7 @@ class ShapeApiTest {
     @BeforeEach
     void upload() {
         client = new PosekitClient(port);
-        PosekitClient.Response r = client.upload("strip.glb", GltfBuilder.skinnedTwoBoneStrip().toGlb());
-        assertThat(r.status()).isIn(200, 201);
-        base = "/api/v1/assets/" + r.json().get("id").asString();
+        base = client.uploadedAssetPath("strip.glb", GltfBuilder.skinnedTwoBoneStrip().toGlb());
     }
 
     @Test
