@@ -3,6 +3,7 @@ package io.posekit.config;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.posekit.asset.AssetImporters;
 import io.posekit.asset.ImportLimits;
+import io.posekit.render.RenderPool;
 import io.posekit.store.AssetRepository;
 import io.posekit.store.AssetStore;
 import io.posekit.store.DirectoryAssetStore;
@@ -56,6 +57,12 @@ public class PosekitConfiguration {
     ParsingPool parsingPool(PosekitProperties properties, MeterRegistry meters) {
         return new ParsingPool(ParsingPool.threadsFor(properties.parsing().threads()), properties.parsing().queue(),
                 properties.limits().parseTime(), meters);
+    }
+
+    /** The render threads ({@code posekit.render.*}). */
+    @Bean(destroyMethod = "close")
+    RenderPool renderPool(PosekitProperties properties) {
+        return new RenderPool(RenderPool.threadsFor(properties.render().threads()), properties.render().queue());
     }
 
     @Bean

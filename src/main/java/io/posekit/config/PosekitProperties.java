@@ -22,12 +22,15 @@ import org.springframework.validation.annotation.Validated;
  * @param parsing where and how many imports run
  * @param bake limits of one bake
  * @param health how health answers are kept
+ * @param warmUp the kernel warm-up after start-up
+ * @param render how many pictures are drawn at once
  */
 @ConfigurationProperties("posekit")
 @Validated
 public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @DefaultValue Store store,
         @Valid @DefaultValue Upload upload, @Valid @DefaultValue Limits limits, @Valid @DefaultValue Parsing parsing,
-        @Valid @DefaultValue Bake bake, @Valid @DefaultValue Health health, @Valid @DefaultValue WarmUp warmUp) {
+        @Valid @DefaultValue Bake bake, @Valid @DefaultValue Health health, @Valid @DefaultValue WarmUp warmUp,
+        @Valid @DefaultValue Render render) {
 
     /**
      * @param maxBytes Memory budget of parsed assets, at least 1MB. Evicted assets are parsed again from the store.
@@ -166,5 +169,13 @@ public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @Defaul
      *     Vector API kernels against the scalar ones and logs a warning when they disagree. 0 turns it off.
      */
     public record WarmUp(@DefaultValue("3000") @PositiveOrZero int rounds) {
+    }
+
+    /**
+     * @param threads Pictures ({@code render.png}, {@code preview.gif}, {@code frames.png}) drawn at once, each on a
+     *     render thread of its own; 0 = half the cores, at least one, so rendering never takes every core from sampling.
+     * @param queue Renders that may wait for a thread; beyond it the request is answered 503 with Retry-After.
+     */
+    public record Render(@DefaultValue("0") @PositiveOrZero int threads, @DefaultValue("8") @PositiveOrZero int queue) {
     }
 }
