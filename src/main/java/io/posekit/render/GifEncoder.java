@@ -152,61 +152,42 @@ public final class GifEncoder {
                 bins[n++] = bin;
             }
         }
-        // boxes as [from, to) ranges of bins
+        // boxes as [from, to) ranges of bins, with their split score (pixels × longest side) and that side
         int[] from = new int[colours];
         int[] to = new int[colours];
+        double[] score = new double[colours];
+        int[] axis = new int[colours];
+        long[] keys = new long[used];
         int boxes = 1;
         to[0] = used;
-        Integer[] sortBuffer = new Integer[used];
+        measure(0, bins, count, from, to, score, axis);
         while (boxes < colours) {
             int pick = -1;
-            int axis = 0;
-            double bestScore = 0;
+            double best = 0;
             for (int k = 0; k < boxes; k++) {
-                if (to[k] - from[k] < 2) {
-                    continue;
-                }
-                int[] lo = {31, 31, 31}, hi = {0, 0, 0};
-                long pixels = 0;
-                for (int i = from[k]; i < to[k]; i++) {
-                    for (int a = 0; a < 3; a++) {
-                        int v = channel(bins[i], a);
-                        lo[a] = Math.min(lo[a], v);
-                        hi[a] = Math.max(hi[a], v);
-                    }
-                    pixels += count[bins[i]];
-                }
-                int longest = 0;
-                for (int a = 1; a < 3; a++) {
-                    if (hi[a] - lo[a] > hi[longest] - lo[longest]) {
-                        longest = a;
-                    }
-                }
-                double score = (double) pixels * (hi[longest] - lo[longest]);
-                if (score > bestScore) {
-                    bestScore = score;
+                if (score[k] > best) {
+                    best = score[k];
                     pick = k;
-                    axis = longest;
                 }
             }
             if (pick < 0) {
                 break; // every box is a single colour
             }
-            int a = axis;
-            int n = to[pick] - from[pick];
-            for (int i = 0; i < n; i++) {
-                sortBuffer[i] = bins[from[pick] + i];
+            int a = axis[pick];
+            int lo = from[pick], hi = to[pick];
+            for (int i = lo; i < hi; i++) {
+                keys[i] = (long) channel(bins[i], a) << 16 | bins[i];
             }
-            Arrays.sort(sortBuffer, 0, n, (x, y) -> Integer.compare(channel(x, a), channel(y, a)));
+            Arrays.sort(keys, lo, hi);
             long total = 0;
-            for (int i = 0; i < n; i++) {
-                bins[from[pick] + i] = sortBuffer[i];
-                total += count[sortBuffer[i]];
+            for (int i = lo; i < hi; i++) {
+                bins[i] = (int) (keys[i] & 0xFFFF);
+                total += count[bins[i]];
             }
             // split where half the pixels are on each side, keeping both sides non-empty
             long seen = 0;
-            int split = from[pick] + 1;
-            for (int i = from[pick]; i < to[pick] - 1; i++) {
+            int split = lo + 1;
+            for (int i = lo; i < hi - 1; i++) {
                 seen += count[bins[i]];
                 split = i + 1;
                 if (2 * seen >= total) {
@@ -214,8 +195,10 @@ public final class GifEncoder {
                 }
             }
             from[boxes] = split;
-            to[boxes] = to[pick];
+            to[boxes] = hi;
             to[pick] = split;
+            measure(pick, bins, count, from, to, score, axis);
+            measure(boxes, bins, count, from, to, score, axis);
             boxes++;
         }
         int[] palette = new int[boxes];
@@ -230,6 +213,30 @@ public final class GifEncoder {
             palette[k] = (int) ((r + n / 2) / n) << 16 | (int) ((g + n / 2) / n) << 8 | (int) ((b + n / 2) / n);
         }
         return palette;
+    }
+
+    /** Box {@code k}'s split score and axis: pixels × its longest side (0 for a single bin). */
+    private static void measure(int k, int[] bins, long[] count, int[] from, int[] to, double[] score, int[] axis) {
+        int[] lo = {31, 31, 31};
+        int[] hi = {0, 0, 0};
+        long pixels = 0;
+        for (int i = from[k]; i < to[k]; i++) {
+            int bin = bins[i];
+            for (int a = 0; a < 3; a++) {
+                int v = channel(bin, a);
+                lo[a] = Math.min(lo[a], v);
+                hi[a] = Math.max(hi[a], v);
+            }
+            pixels += count[bin];
+        }
+        int longest = 0;
+        for (int a = 1; a < 3; a++) {
+            if (hi[a] - lo[a] > hi[longest] - lo[longest]) {
+                longest = a;
+            }
+        }
+        axis[k] = longest;
+        score[k] = to[k] - from[k] < 2 ? 0 : (double) pixels * (hi[longest] - lo[longest]);
     }
 
     private static int channel(int bin, int axis) {
