@@ -82,3 +82,14 @@ export async function bounds(id, frame) {
 export async function clipBounds(id, clip) {
   return (await call('GET', `${asset(id)}/bounds?${new URLSearchParams({ clip, over: 'clip' })}`)).json();
 }
+
+/**
+ * posekit's own CPU render of the frame (render.png) at the given size and view, on the stage's background colour;
+ * resolves to an object URL of the PNG.
+ */
+export async function renderPng(id, frame, width, height, view) {
+  const query = new URLSearchParams(frame.clip ? { clip: frame.clip, time: String(frame.time), loop: frame.loop } : {});
+  Object.entries({ width: String(width), height: String(height), view, background: '1d2129' })
+    .forEach(([name, value]) => query.set(name, value));
+  return URL.createObjectURL(await (await call('GET', `${asset(id)}/render.png?${query}`)).blob());
+}

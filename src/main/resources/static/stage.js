@@ -77,6 +77,46 @@ export class Stage {
     this.render();
   }
 
+  /** The orbit camera's direction from its target as posekit's view parameter, `<yaw>,<pitch>` in degrees. */
+  viewParameter() {
+    const d = this.camera.position.clone().sub(this.controls.target).normalize();
+    const yaw = THREE.MathUtils.radToDeg(Math.atan2(d.x, d.z));
+    const pitch = THREE.MathUtils.radToDeg(Math.asin(THREE.MathUtils.clamp(d.y, -1, 1)));
+    return `${yaw.toFixed(2)},${pitch.toFixed(2)}`;
+  }
+
+  /**
+   * Draws a posed GLB alone, with exactly the camera posekit reports (the Posekit-Camera header of render.png:
+   * eye, target, up, fovY, aspect, near, far), into a width × height PNG data URL on a transparent background, faces
+   * culled as the materials say (not both sides as on the stage), points and lines left out as posekit's renderer
+   * does. The browser test compares its silhouette with render.png's.
+   */
+  async snapshot(glb, cam, width, height) {
+    const gltf = await this.loader.parseAsync(glb, '');
+    gltf.scene.traverse((o) => {
+      if (o.isPoints || o.isLine) {
+        o.visible = false;
+      }
+    });
+    const scene = new THREE.Scene();
+    scene.environment = this.scene.environment;
+    scene.add(gltf.scene);
+    const camera = new THREE.PerspectiveCamera(cam.fovY, cam.aspect, cam.near, cam.far);
+    camera.position.set(...cam.eye);
+    camera.up.set(...cam.up);
+    camera.lookAt(...cam.target);
+    camera.updateProjectionMatrix();
+    // one offscreen renderer, reused: a page may only hold a few WebGL contexts
+    this.offscreen ??= new THREE.WebGLRenderer({ antialias: true, alpha: true, preserveDrawingBuffer: true });
+    this.offscreen.setPixelRatio(1);
+    this.offscreen.setSize(width, height, false);
+    this.offscreen.setClearColor(0x000000, 0);
+    this.offscreen.render(scene, camera);
+    const url = this.offscreen.domElement.toDataURL('image/png');
+    dispose(gltf.scene);
+    return url;
+  }
+
   replace(slot, object) {
     if (this[slot]) {
       this.scene.remove(this[slot]);

@@ -9,7 +9,9 @@ const $ = (id) => document.getElementById(id);
 const ui = {
   drop: $('drop'), file: $('file'), status: $('status'), error: $('error'), summary: $('summary'),
   clip: $('clip'), play: $('play'), time: $('time'), timeLabel: $('time-label'), loop: $('loop'), canvas: $('view'),
+  sideBySide: $('side-by-side'), render: $('render'),
 };
+let lastFrame = null; // the frame on screen, for posekit's render beside it
 
 let stage;
 let asset = null; // the AssetSummary shown
@@ -81,7 +83,29 @@ async function showFrame(frame) {
   }
   await stage.show(glb, skeleton, bounds);
   ui.canvas.dataset.frame = `${frame.clip}@${frame.time}`;
+  lastFrame = frame;
+  showRender();
   return skeleton.localTime;
+}
+
+/** posekit's render.png of the frame on screen, from the orbit camera's direction, beside the canvas (when ticked). */
+async function showRender() {
+  const shown = asset;
+  if (!ui.sideBySide.checked || !shown || !shown.meshes.length || !lastFrame) {
+    ui.render.hidden = true;
+    return;
+  }
+  const { clientWidth: w, clientHeight: h } = ui.canvas;
+  const url = await api.renderPng(shown.id, lastFrame, Math.min(2048, Math.max(1, w)), Math.min(2048, Math.max(1, h)),
+    stage.viewParameter()).catch(showError);
+  if (url && shown === asset) {
+    const old = ui.render.src;
+    ui.render.src = url;
+    ui.render.hidden = false;
+    if (old.startsWith('blob:')) {
+      URL.revokeObjectURL(old);
+    }
+  }
 }
 
 function updateControls(p) {
@@ -164,10 +188,15 @@ function wire() {
     player.seek(Number(ui.time.value));
   });
   ui.loop.addEventListener('change', () => player?.setLoop(ui.loop.value));
+  ui.sideBySide.addEventListener('change', showRender);
+  stage.controls.addEventListener('end', showRender); // after an orbit, from the new direction
 }
 
 try {
   stage = new Stage(ui.canvas);
+  // for the browser test: three.js's picture of a posed GLB with posekit's camera (see Stage.snapshot)
+  window.posekit.snapshot = async (glbUrl, camera, width, height) =>
+    stage.snapshot(await (await fetch(glbUrl)).arrayBuffer(), camera, width, height);
   wire();
   document.body.dataset.ready = 'true';
 } catch (e) {

@@ -1,0 +1,139 @@
+package io.posekit.viewer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.posekit.api.PosekitClient;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * posekit's CPU renderer checked against an independent one: for one conformance asset of every format with a mesh
+ * (three glTF, and COLLADA, DirectX .x, IQM, MD5, FBX; BVH carries no mesh), {@code render.png} of clip 0 at half its
+ * duration (the rest pose without clips), 512×512 on a transparent background, and the viewer page's three.js
+ * drawing the same {@code posed.glb} with the camera {@code render.png} reports ({@code Posekit-Camera}: same eye,
+ * target, up, field of view, aspect, near and far) must cover the same pixels: the intersection over union of their
+ * silhouettes (alpha ≥ ½) at least {@value #MIN_IOU}. Skipped where chromium or the conformance data is missing.
+ * Writes both pictures and the table to {@code target/render-silhouettes/} (docs/rendering.md shows some).
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = "posekit.store.dir=target/test-stores/${random.uuid}")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RenderSilhouetteBrowserTest {
+
+    static final double MIN_IOU = 0.98;
+    static final int SIZE = 512;
+    static final Path OUT = Path.of("target", "render-silhouettes");
+    private static final Path ASSETS = Path.of(System.getProperty("posekit.conformance.dir", "../shared/conformance"),
+            "assets");
+
+    @LocalServerPort
+    int port;
+
+    private ChromeDriver browser;
+    private final Map<String, String> table = new LinkedHashMap<>();
+
+    static Stream<String> assets() {
+        return Stream.of("gltf/Fox/Fox.glb", "gltf/CesiumMan/CesiumMan.glb", "gltf/BrainStem/BrainStem.glb",
+                "collada/CesiumMan/CesiumMan.dae", "x/BCN_Epileptic/BCN_Epileptic.X", "iqm/mrfixit/mrfixit.iqm",
+                "md5/SimpleCube/SimpleCube.md5mesh", "fbx/huesitos/huesitos.fbx");
+    }
+
+    @BeforeAll
+    void startBrowser(@TempDir Path profile) {
+        if (HeadlessChromium.available() && Files.isDirectory(ASSETS)) {
+            browser = HeadlessChromium.start(profile);
+            browser.get("http://localhost:" + port + "/");
+            new WebDriverWait(browser, Duration.ofSeconds(20)).until(
+                    d -> "true".equals(d.findElement(By.tagName("body")).getDomAttribute("data-ready")));
+        }
+    }
+
+    @AfterAll
+    void stopBrowser() throws IOException {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (!table.isEmpty()) {
+            Files.createDirectories(OUT);
+            StringBuilder md = new StringBuilder("| asset | clip @ time | IoU |\n|---|---|---|\n");
+            table.forEach((asset, row) -> md.append("| ").append(asset).append(" | ").append(row).append(" |\n"));
+            Files.writeString(OUT.resolve("iou.md"), md);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("assets")
+    void theSilhouetteOfRenderPngIsThreeJsOne(String asset) throws IOException {
+        assumeTrue(browser != null, "no " + HeadlessChromium.BROWSER + " or " + HeadlessChromium.DRIVER
+                + ", or no conformance data at " + ASSETS);
+        PosekitClient client = new PosekitClient(port);
+        Path file = ASSETS.resolve(asset);
+        PosekitClient.Response upload = client.upload(file.getFileName().toString(), Files.readAllBytes(file));
+        assertThat(upload.status()).as(upload.toString()).isIn(200, 201);
+        String base = "api/v1/assets/" + upload.json().get("id").asString();
+        JsonNode clips = upload.json().get("clips");
+        String frame = clips.isEmpty() ? "" : "clip=0&time=" + clips.get(0).get("duration").asDouble() / 2 + "&";
+        String query = "?" + frame + "width=" + SIZE + "&height=" + SIZE + "&view=three-quarter";
+        PosekitClient.Response render = client.get("/" + base + "/render.png" + query);
+        assertThat(render.status()).as(render.toString()).isEqualTo(200);
+        String camera = render.headers().firstValue("Posekit-Camera").orElseThrow();
+        BufferedImage posekit = ImageIO.read(new ByteArrayInputStream(render.body()));
+
+        String glbUrl = base + "/posed.glb" + (frame.isEmpty() ? "" : "?" + frame.substring(0, frame.length() - 1));
+        Object dataUrl = ((JavascriptExecutor) browser).executeAsyncScript(
+                "const done = arguments[arguments.length - 1];"
+                        + "window.posekit.snapshot(arguments[0], JSON.parse(arguments[1]), arguments[2], arguments[2])"
+                        + ".then(done).catch(e => done('error: ' + e));", glbUrl, camera, SIZE);
+        assertThat((String) dataUrl).startsWith("data:image/png;base64,");
+        byte[] png = Base64.getDecoder().decode(((String) dataUrl).substring("data:image/png;base64,".length()));
+        BufferedImage three = ImageIO.read(new ByteArrayInputStream(png));
+        assertThat(three.getWidth()).isEqualTo(SIZE);
+
+        int both = 0, either = 0, posekitOnly = 0, threeOnly = 0;
+        for (int y = 0; y < SIZE; y++) {
+            for (int x = 0; x < SIZE; x++) {
+                boolean a = (posekit.getRGB(x, y) >>> 24) >= 128;
+                boolean b = (three.getRGB(x, y) >>> 24) >= 128;
+                both += a && b ? 1 : 0;
+                either += a || b ? 1 : 0;
+                posekitOnly += a && !b ? 1 : 0;
+                threeOnly += b && !a ? 1 : 0;
+            }
+        }
+        double iou = either == 0 ? 0 : (double) both / either;
+        String name = file.getFileName().toString();
+        table.put(asset, (frame.isEmpty() ? "rest pose" : "0 @ " + frame.replaceAll(".*time=([^&]+)&", "$1") + " s")
+                + " | " + String.format(Locale.ROOT, "%.4f (%d px; %d only posekit, %d only three.js)", iou, either,
+                posekitOnly, threeOnly));
+        Files.createDirectories(OUT);
+        Files.write(OUT.resolve(name + ".posekit.png"), render.body());
+        Files.write(OUT.resolve(name + ".three.png"), png);
+        assertThat(either).as("pixels drawn").isGreaterThan(SIZE * SIZE / 100);
+        assertThat(iou).as("IoU of the silhouettes of %s (%d only posekit, %d only three.js)", asset, posekitOnly,
+                threeOnly).isGreaterThanOrEqualTo(MIN_IOU);
+    }
+}
