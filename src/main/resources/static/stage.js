@@ -98,16 +98,22 @@ export class Stage {
         o.visible = false;
       }
     });
+    // one offscreen renderer, reused: a page may only hold a few WebGL contexts; and its own environment map, as
+    // textures do not cross WebGL contexts
+    if (!this.offscreen) {
+      this.offscreen = new THREE.WebGLRenderer({ antialias: true, alpha: true, preserveDrawingBuffer: true });
+      const pmrem = new THREE.PMREMGenerator(this.offscreen);
+      this.offscreenEnvironment = pmrem.fromScene(new RoomEnvironment(), 0.04, 0.1, 100, { size: 128 }).texture;
+      pmrem.dispose();
+    }
     const scene = new THREE.Scene();
-    scene.environment = this.scene.environment;
+    scene.environment = this.offscreenEnvironment;
     scene.add(gltf.scene);
     const camera = new THREE.PerspectiveCamera(cam.fovY, cam.aspect, cam.near, cam.far);
     camera.position.set(...cam.eye);
     camera.up.set(...cam.up);
     camera.lookAt(...cam.target);
     camera.updateProjectionMatrix();
-    // one offscreen renderer, reused: a page may only hold a few WebGL contexts
-    this.offscreen ??= new THREE.WebGLRenderer({ antialias: true, alpha: true, preserveDrawingBuffer: true });
     this.offscreen.setPixelRatio(1);
     this.offscreen.setSize(width, height, false);
     this.offscreen.setClearColor(0x000000, 0);

@@ -85,6 +85,76 @@ class RenderSilhouetteBrowserTest {
         }
     }
 
+    /** The viewer's "posekit render" box: ticked, posekit's render.png of the frame on screen appears beside the canvas. */
+    @org.junit.jupiter.api.Test
+    void theViewerShowsPosekitsRenderBesideThreeJs(@TempDir Path temp) throws IOException {
+        assumeTrue(browser != null, "no " + HeadlessChromium.BROWSER + " or " + HeadlessChromium.DRIVER);
+        Path file = temp.resolve("tube.glb");
+        Files.write(file, ViewerFixture.tube());
+        browser.findElement(By.id("file")).sendKeys(file.toAbsolutePath().toString());
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+        wait.until(d -> "Bend@0".equals(d.findElement(By.id("view")).getDomAttribute("data-frame")));
+        assertThat(browser.findElement(By.id("render")).isDisplayed()).isFalse();
+        browser.findElement(By.id("side-by-side")).click();
+        wait.until(d -> d.findElement(By.id("render")).isDisplayed() && Long.valueOf(1).equals(((JavascriptExecutor) d)
+                .executeScript("return document.getElementById('render').naturalWidth > 0 ? 1 : 0")));
+        @SuppressWarnings("unchecked")
+        java.util.List<String> requests = (java.util.List<String>) ((JavascriptExecutor) browser).executeScript(
+                "return window.posekit.requests.map(r => r.method + ' ' + r.url + ' ' + r.status)");
+        String id = (String) ((JavascriptExecutor) browser).executeScript(
+                "return document.getElementById('asset-id').textContent");
+        assertThat(requests).anyMatch(r -> r.startsWith("GET api/v1/assets/" + id + "/render.png?clip=Bend&time=0&loop=")
+                && r.contains("&view=") && r.endsWith("&background=1d2129 200"));
+        // the picture is the size the request asked for
+        String asked = requests.stream().filter(r -> r.contains("/render.png?")).findFirst().orElseThrow()
+                .replaceAll(".*&width=(\\d+)&.*", "$1");
+        assertThat(((JavascriptExecutor) browser).executeScript("return document.getElementById('render').naturalWidth"))
+                .isEqualTo(Long.valueOf(asked));
+    }
+
+    /**
+     * Both pictures over the viewer's background, posekit's left, three.js's right, cropped to where either drew
+     * (with a margin), for the docs.
+     */
+    static BufferedImage sideBySide(BufferedImage a, BufferedImage b) {
+        int x0 = SIZE, y0 = SIZE, x1 = 0, y1 = 0;
+        for (int y = 0; y < SIZE; y++) {
+            for (int x = 0; x < SIZE; x++) {
+                if ((a.getRGB(x, y) >>> 24) != 0 || (b.getRGB(x, y) >>> 24) != 0) {
+                    x0 = Math.min(x0, x);
+                    y0 = Math.min(y0, y);
+                    x1 = Math.max(x1, x);
+                    y1 = Math.max(y1, y);
+                }
+            }
+        }
+        int margin = 8;
+        x0 = Math.max(0, x0 - margin);
+        y0 = Math.max(0, y0 - margin);
+        x1 = Math.min(SIZE - 1, x1 + margin);
+        y1 = Math.min(SIZE - 1, y1 + margin);
+        int w = x1 - x0 + 1, h = y1 - y0 + 1;
+        BufferedImage out = new BufferedImage(2 * w + margin, h, BufferedImage.TYPE_INT_RGB);
+        int background = 0x1d2129;
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < 2 * w + margin; x++) {
+                out.setRGB(x, y, x < w ? over(a.getRGB(x0 + x, y0 + y), background)
+                        : x >= w + margin ? over(b.getRGB(x0 + x - w - margin, y0 + y), background) : background);
+            }
+        }
+        return out;
+    }
+
+    private static int over(int argb, int background) {
+        int alpha = argb >>> 24;
+        int out = 0;
+        for (int shift = 0; shift <= 16; shift += 8) {
+            int c = ((argb >> shift & 0xFF) * alpha + (background >> shift & 0xFF) * (255 - alpha) + 127) / 255;
+            out |= c << shift;
+        }
+        return out;
+    }
+
     @ParameterizedTest
     @MethodSource("assets")
     void theSilhouetteOfRenderPngIsThreeJsOne(String asset) throws IOException {
@@ -132,6 +202,7 @@ class RenderSilhouetteBrowserTest {
         Files.createDirectories(OUT);
         Files.write(OUT.resolve(name + ".posekit.png"), render.body());
         Files.write(OUT.resolve(name + ".three.png"), png);
+        ImageIO.write(sideBySide(posekit, three), "png", OUT.resolve(name + ".side-by-side.png").toFile());
         assertThat(either).as("pixels drawn").isGreaterThan(SIZE * SIZE / 100);
         assertThat(iou).as("IoU of the silhouettes of %s (%d only posekit, %d only three.js)", asset, posekitOnly,
                 threeOnly).isGreaterThanOrEqualTo(MIN_IOU);
