@@ -54,8 +54,11 @@ class RenderRoutes implements ApiRoutes {
     static final double MAX_FPS = 60;
     /** The most frames of one preview or sprite sheet. */
     static final int MAX_FRAMES = 600;
-    /** The most pixels of all frames of one preview or sprite sheet together (8 pictures of 2048²). */
-    static final long MAX_PIXELS = 8L * 2048 * 2048;
+    /**
+     * The most pixels of all frames of one preview or sprite sheet together (4 pictures of 2048²): the frames are held
+     * until the palette is known (GIF) or the sheet is assembled, 4 bytes a pixel, twice for a sheet.
+     */
+    static final long MAX_PIXELS = 4L * 2048 * 2048;
     /** Clip boxes kept (asset and clip), so a clip is not posed over again for every picture of it. */
     static final int BOXES = 256;
     private static final String[] PICTURE = {"width", "height", "view", "background"};
@@ -154,7 +157,9 @@ class RenderRoutes implements ApiRoutes {
         });
         StringBuilder t = new StringBuilder();
         for (double time : times) {
-            t.append(t.isEmpty() ? "" : ",").append(fmt(time));
+            // to the microsecond: the header stays short (proxies cap response headers at a few KB)
+            t.append(t.isEmpty() ? "" : ",").append(java.math.BigDecimal.valueOf(time)
+                    .setScale(6, java.math.RoundingMode.HALF_EVEN).stripTrailingZeros().toPlainString());
         }
         Reply reply = Reply.of(200, sheet ? PNG : GIF, body).header(CAMERA_HEADER, cameraJson(camera[0]))
                 .header(FRAMES_HEADER, count).header(FRAME_SIZE_HEADER, p.width + "x" + p.height)

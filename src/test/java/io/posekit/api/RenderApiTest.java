@@ -114,7 +114,7 @@ class RenderApiTest {
         assertProblem(client.get(base + "/preview.gif?clip=Bend&fps=0"), 400, "fps '0' is not a number of frames per"
                 + " second above 0 and at most 60");
         assertProblem(client.get(base + "/preview.gif?clip=Bend&fps=60&width=2048&height=2048"), 400, "the clip at fps"
-                + " 60 has 120 frames of 2048×2048; at most 600 frames and 33554432 pixels in all: lower fps, width or"
+                + " 60 has 120 frames of 2048×2048; at most 600 frames and 16777216 pixels in all: lower fps, width or"
                 + " height");
         assertProblem(client.get(base + "/frames.png?clip=Bend&columns=0"), 400, "columns '0' is not a whole number ≥ 1");
         assertProblem(client.get(base + "/render.png?clip=Nope"), 404, null);
