@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.posekit.math.Kernels;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
