@@ -3,6 +3,7 @@ package io.posekit.asset.collada;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
+import io.posekit.asset.VertexColors;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.PrimitiveMode;
 import java.util.ArrayList;
@@ -25,7 +26,9 @@ import java.util.TreeSet;
  * at its {@code offset}. A vertex is a distinct tuple of all inputs' indices; vertices are numbered in order of
  * first appearance in the triangulated corners, so the output is stable. Every index is checked against its
  * source. The lowest {@code TEXCOORD} set is carried as {@code TEXCOORD_0} (v = 1 − t) and the element's
- * {@code material} symbol as a {@link ColladaMaterials material}.
+ * {@code material} symbol as a {@link ColladaMaterials material}; the lowest {@code COLOR} set (3 or 4 float
+ * components, RGB or RGBA) as {@code COLOR_0} under {@link VertexColors}' rule. A colour index takes part in the
+ * vertex's tuple like every input, so corners that differ only in colour become distinct vertices.
  */
 final class GeometryDecoder {
 
@@ -63,7 +66,8 @@ final class GeometryDecoder {
     static Primitive primitive(MeshPart part, List<String> attributes, int k, int[] joints, float[] weights) {
         try {
             return new Primitive(PrimitiveMode.TRIANGLES, attributes, part.positions(), part.normals(),
-                    part.tangents(), part.indices(), k, joints, weights, part.texcoords(), part.material());
+                    part.tangents(), part.indices(), k, joints, weights, part.texcoords(), part.material())
+                    .withColors(part.colors());
         } catch (IllegalArgumentException e) {
             throw ImportException.invalid(part.where() + ": " + e.getMessage());
         }
@@ -409,9 +413,16 @@ final class GeometryDecoder {
                     + " or more components; the texture coordinates are not carried");
             texcoord = null;
         }
+        Input color = lowestSet(inputs, "COLOR");
+        if (color != null && (color.source().kind() != Source.Kind.FLOAT || color.source().components() < 3)) {
+            warnings.add(where + ": COLOR " + color.source().describe() + " is not a float_array source with 3 (RGB)"
+                    + " or 4 (RGBA) components; the colours are not carried");
+            color = null;
+        }
         budget.charge(unique, 4 * (4 + (normal == null ? 0 : 3) + (tangent == null ? 0 : 4)
-                + (texcoord == null ? 0 : 2)), where + " vertices");
+                + (texcoord == null ? 0 : 2) + (color == null ? 0 : 4)), where + " vertices");
         float[] uv = texcoord == null ? null : new float[2 * unique];
+        float[] rgba = color == null ? null : new float[4 * unique];
         float[] positions = new float[3 * unique];
         float[] normals = normal == null ? null : new float[3 * unique];
         float[] tangents = tangent == null ? null : new float[4 * unique];
@@ -435,6 +446,13 @@ final class GeometryDecoder {
                 int ui = p[base + texcoord.offset()];
                 uv[2 * v] = texcoord.source().f(ui, 0);
                 uv[2 * v + 1] = 1 - texcoord.source().f(ui, 1);
+            }
+            if (rgba != null) {
+                int ci = p[base + color.offset()];
+                for (int c = 0; c < 3; c++) {
+                    rgba[4 * v + c] = color.source().f(ci, c);
+                }
+                rgba[4 * v + 3] = color.source().components() > 3 ? color.source().f(ci, 3) : 1;
             }
             if (tangent != null) {
                 int ti = p[base + tangent.offset()];
@@ -463,7 +481,7 @@ final class GeometryDecoder {
             }
         }
         return new MeshPart(where, attributeNames(inputs, normal != null, tangent != null), positions, normals,
-                tangents, indices, control, uv, material);
+                tangents, indices, control, uv, material, VertexColors.finiteOrWarn(rgba, where, warnings));
     }
 
     private static boolean sameTuple(int[] p, int a, int b, int[] offsets) {

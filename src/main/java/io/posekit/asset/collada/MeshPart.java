@@ -17,9 +17,11 @@ import java.util.List;
  * @param texcoords the lowest {@code TEXCOORD} set, 2 floats per vertex in glTF's convention (v = 1 − t), or
  *     {@code null}
  * @param material the element's material, or {@code null}
+ * @param colors the lowest {@code COLOR} set as linear RGBA, 4 floats per vertex (an RGB source gets alpha 1), or
+ *     {@code null}
  */
 record MeshPart(String where, List<String> attributes, float[] positions, float[] normals, float[] tangents,
-        int[] indices, int[] controlVertices, float[] texcoords, io.posekit.skinning.Material material) {
+        int[] indices, int[] controlVertices, float[] texcoords, io.posekit.skinning.Material material, float[] colors) {
 
     MeshPart {
         attributes = List.copyOf(attributes);

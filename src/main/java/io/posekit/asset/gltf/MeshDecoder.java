@@ -4,6 +4,7 @@ import io.posekit.asset.ImportLimits;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportWarnings;
+import io.posekit.asset.VertexColors;
 import io.posekit.skinning.MorphTargets;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.PrimitiveMode;
@@ -303,13 +304,7 @@ final class MeshDecoder {
                 rgba[4 * v + 3] = 1;
             }
         }
-        for (int i = 0; i < rgba.length; i++) {
-            if (!Float.isFinite(rgba[i])) {
-                warnings.add(where + ": COLOR_0 of vertex " + i / 4 + " is not finite; the colours are not carried");
-                return null;
-            }
-        }
-        return rgba;
+        return VertexColors.finiteOrWarn(rgba, where, warnings);
     }
 
     /** The accessor of attribute {@code name}, checked for the attribute's semantic (custom ones unchecked). */
