@@ -4,6 +4,7 @@ import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportLimits;
+import io.posekit.asset.VertexColors;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.PrimitiveMode;
 import java.util.ArrayList;
@@ -138,6 +139,23 @@ final class MeshAssembler {
     }
 
     /**
+     * The MeshVertexColors per vertex (they share the position index, so they never split a vertex), or {@code null}
+     * when there are none or one is not finite (with a warning, {@link VertexColors}).
+     */
+    private static float[] colors(XDocument.Mesh m, Geometry g, DecodeBudget budget, ImportWarnings warnings) {
+        if (m.colors == null) {
+            return null;
+        }
+        int n = g.vertexCount();
+        budget.charge(4L * n, 4, m.where + " vertex colours");
+        float[] out = new float[4 * n];
+        for (int v = 0; v < n; v++) {
+            System.arraycopy(m.colors, 4 * g.vertexPosition()[v], out, 4 * v, 4);
+        }
+        return VertexColors.finiteOrWarn(out, m.where, warnings);
+    }
+
+    /**
      * Builds the primitive of {@code g}.
      *
      * @param boneJoints for each of the mesh's bones, the skin joint index its influences bind to, or −1 to drop
@@ -151,6 +169,9 @@ final class MeshAssembler {
         }
         for (int s = 0; s < m.textureCoordinateSets; s++) {
             attributes.add("TEXCOORD_" + s);
+        }
+        if (m.colors != null) {
+            attributes.add("COLOR_0");
         }
         int k = 0;
         int[] joints = new int[0];
@@ -192,7 +213,8 @@ final class MeshAssembler {
         }
         try {
             return new Primitive(PrimitiveMode.TRIANGLES, attributes, g.positions(), g.normals(), null, g.indices(), k,
-                    joints, weights, texcoords(m, g, budget, warnings), null);
+                    joints, weights, texcoords(m, g, budget, warnings), null)
+                    .withColors(colors(m, g, budget, warnings));
         } catch (IllegalArgumentException e) {
             throw ImportException.invalid(m.where + ": " + e.getMessage());
         }

@@ -57,6 +57,8 @@ final class XDocument {
         int textureCoordinateSets;
         /** The first MeshTextureCoords: 2 per position (u, v; top-left origin, as glTF), or {@code null}. */
         float[] texcoords;
+        /** The first MeshVertexColors: 4 per position (RGBA as read), or {@code null}. */
+        float[] colors;
         final List<Bone> bones = new ArrayList<>();
 
         Mesh(String name, String where, int frame) {
