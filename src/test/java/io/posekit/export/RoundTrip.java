@@ -116,11 +116,23 @@ final class RoundTrip {
         return new Deviation(name, resampled, matrix, position);
     }
 
-    /** Every primitive of every instance posed (morphed, skinned or rigid), in instance order. */
+    /**
+     * Every primitive of every instance posed (morphed, skinned or rigid): the skinned instances' first, then the
+     * rigid ones', each in instance order. (The export puts a skinned mesh on a scene root of its own, after the
+     * rig's roots, so the copy lists it after the rigid instances of the rig; within each kind the order is kept.)
+     */
     private static List<PosedPrimitive> posed(Model model, Clip clip, double t, Pose pose) {
         MorphWeights weights = MorphWeights.evaluate(model.meshes(), clip, t);
         List<PosedPrimitive> out = new ArrayList<>();
-        for (int m = 0; m < model.meshes().size(); m++) {
+        List<Integer> order = new ArrayList<>();
+        for (boolean skinned : new boolean[] {true, false}) {
+            for (int m = 0; m < model.meshes().size(); m++) {
+                if (model.meshes().get(m).skinned() == skinned) {
+                    order.add(m);
+                }
+            }
+        }
+        for (int m : order) {
             var mesh = model.meshes().get(m);
             float[] skinning = mesh.skinned()
                     ? MeshPoser.skinningMatrices(model.skins().get(mesh.skin()), pose.modelMatrices()) : null;
