@@ -31,7 +31,7 @@ import java.util.Set;
  *       the instance's node when that is a root with the identity rest transform that no exported clip animates,
  *       else on an extra root node named after the instance.
  *       Per primitive: {@code POSITION} (with {@code min}/{@code max}), {@code NORMAL} (unit), {@code TANGENT}
- *       (unit direction, w ±1), {@code TEXCOORD_0}, {@code COLOR_0} (float RGBA), indices, mode, material (factors and the embedded base colour
+ *       (unit direction, w ±1), every {@code TEXCOORD_n}, {@code COLOR_0} (float RGBA), indices, mode, material (factors and the embedded base colour
  *       image) and, on skinned instances, every influence set ({@link InfluenceSets}); morph targets as position
  *       and normal displacements, with the instance's default weights on its node and the first instance's on the
  *       mesh.</li>

@@ -191,7 +191,7 @@ final class GltfWriter {
     /**
      * The JSON of a primitive of {@code source} with {@code positions} (3 per vertex, all finite) and
      * {@code normals} (3 per vertex, or {@code null}; re-normalised, and left out when one has no direction), its
-     * {@code TEXCOORD_0} (left out when absent or not finite), {@code COLOR_0} (float RGBA, when present), indices (unsigned short when every index is below
+     * {@code TEXCOORD_0}, {@code TEXCOORD_1}, … (every set up to the first that is absent or not finite), {@code COLOR_0} (float RGBA, when present), indices (unsigned short when every index is below
      * 65535, else unsigned int), material and mode; {@code more} adds attributes and properties. {@code null} when
      * the primitive draws nothing (no vertices or an empty index list).
      *
@@ -215,10 +215,15 @@ final class GltfWriter {
         if (unit != null) {
             attributes.append(",\"NORMAL\":").append(accessor(new FloatBlock(unit), ARRAY_BUFFER, FLOAT, "VEC3", n, ""));
         }
-        float[] uv = finite(source.texcoords());
-        if (uv != null) {
-            attributes.append(",\"TEXCOORD_0\":").append(accessor(new FloatBlock(uv), ARRAY_BUFFER, FLOAT, "VEC2", n, ""));
+        // every texture coordinate set in order, up to the first that is not finite (sets are numbered densely)
+        List<float[]> sets = source.texcoordSets();
+        int written = 0;
+        while (written < sets.size() && finite(sets.get(written)) != null) {
+            attributes.append(",\"TEXCOORD_").append(written).append("\":")
+                    .append(accessor(new FloatBlock(sets.get(written)), ARRAY_BUFFER, FLOAT, "VEC2", n, ""));
+            written++;
         }
+        boolean uv = written > 0;
         if (source.colors() != null) {
             // float RGBA: the importers' colours are floats already, so this is exact whatever the source stored
             attributes.append(",\"COLOR_0\":").append(accessor(new FloatBlock(source.colors()), ARRAY_BUFFER, FLOAT, "VEC4",
@@ -236,7 +241,7 @@ final class GltfWriter {
                     unsignedType(width), "SCALAR", indices.length, ""));
         }
         if (source.material() != null) {
-            prim.append(",\"material\":").append(material(source.material(), uv != null));
+            prim.append(",\"material\":").append(material(source.material(), uv));
         }
         if (source.mode() != PrimitiveMode.TRIANGLES) {
             prim.append(",\"mode\":").append(source.mode().ordinal());

@@ -66,7 +66,8 @@ class AnimatedGltfTest {
                 0.5f, true, new Material.Texture(Material.Texture.PNG, PosedFixtures.png()));
         return new Primitive(PrimitiveMode.TRIANGLES, List.of("POSITION"), positions, normals,
                 new float[] {2, 0, 0, -0.5f, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1}, new int[] {0, 1, 2, 2, 1, 3}, 8, joints,
-                weights, new float[] {0, 0, 1, 0, 0, 1, 1, 1}, red);
+                weights, new float[] {0, 0, 1, 0, 0, 1, 1, 1}, red)
+                .withFurtherTexcoords(List.of(new float[] {0.5f, 0.5f, 0.25f, 0.75f, 1, 2, -1, 0}));
     }
 
     static Primitive morphingTriangle() {
@@ -113,8 +114,10 @@ class AnimatedGltfTest {
         assertThat(json.get("meshes").size()).isEqualTo(2);
         assertThat(json.get("meshes").get(1).get("weights").toString()).isEqualTo("[0.25,0]");
         JsonNode quad = f.primitive(0, 0);
-        assertThat(quad.get("attributes").propertyNames()).containsExactly("POSITION", "NORMAL", "TEXCOORD_0", "TANGENT",
-                "JOINTS_0", "WEIGHTS_0");
+        assertThat(quad.get("attributes").propertyNames()).containsExactly("POSITION", "NORMAL", "TEXCOORD_0",
+                "TEXCOORD_1", "TANGENT", "JOINTS_0", "WEIGHTS_0");
+        assertThat(f.floats(quad.get("attributes").get("TEXCOORD_1").asInt()))
+                .containsExactly(0.5f, 0.5f, 0.25f, 0.75f, 1, 2, -1, 0);
         assertThat(f.floats(quad.get("attributes").get("NORMAL").asInt())).containsExactly(0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1);
         assertThat(f.floats(quad.get("attributes").get("TANGENT").asInt()))
                 .containsExactly(1, 0, 0, -1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1);

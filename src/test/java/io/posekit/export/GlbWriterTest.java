@@ -64,6 +64,22 @@ class GlbWriterTest {
     }
 
     @Test
+    void writesEveryTexcoordSetUpToTheFirstThatIsNotFinite() {
+        float[] uv1 = {0.5f, 0.5f, 0.25f, 0.25f, 1, 0, 0, 1};
+        float[] uv2 = {0, 0, 0, Float.NaN, 0, 0, 0, 0};
+        float[] uv3 = {1, 1, 1, 1, 1, 1, 1, 1};
+        Primitive quad = prim(PrimitiveMode.TRIANGLES, QUAD, null, QUAD_INDICES, QUAD_UV, RED)
+                .withFurtherTexcoords(List.of(uv1, uv2, uv3));
+        GlbFile f = GlbFile.parse(GlbWriter.write(List.of(mesh("Body", quad)), null));
+        JsonNode attributes = f.primitive(0, 0).get("attributes");
+        // TEXCOORD_2 has a NaN: it and TEXCOORD_3 after it are left out, the numbering stays dense
+        assertThat(attributes.propertyNames()).containsExactly("POSITION", "TEXCOORD_0", "TEXCOORD_1");
+        assertThat(f.floats(attributes.get("TEXCOORD_0").asInt())).containsExactly(QUAD_UV);
+        assertThat(f.floats(attributes.get("TEXCOORD_1").asInt())).containsExactly(uv1);
+        assertThat(f.accessor(attributes.get("TEXCOORD_1").asInt()).get("type").asString()).isEqualTo("VEC2");
+    }
+
+    @Test
     void writesAStaticSceneWithOneNodeAndMeshPerInstance() {
         float[] normals = {0, 0, 2, 0, 0, 1, 0, 0, 1, 0, 0, 1}; // the first is not unit length
         Primitive quad = prim(PrimitiveMode.TRIANGLES, QUAD, normals, QUAD_INDICES, QUAD_UV, RED);

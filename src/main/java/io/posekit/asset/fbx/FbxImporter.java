@@ -117,7 +117,7 @@ public final class FbxImporter implements AssetImporter {
                 if (primitive == null) {
                     primitive = new Primitive(PrimitiveMode.TRIANGLES, mesh.attributes(), mesh.positions(),
                             mesh.normals(), null, mesh.indices(), 0, new int[0], new float[0], mesh.texcoords(), null)
-                            .withColors(mesh.colors());
+                            .withFurtherTexcoords(mesh.furtherTexcoords()).withColors(mesh.colors());
                     if (geometric == null) {
                         rigid.put(geometry.id(), primitive);
                     }

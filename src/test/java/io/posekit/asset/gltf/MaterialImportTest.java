@@ -119,6 +119,30 @@ class MaterialImportTest {
     }
 
     @Test
+    void carriesEveryTexcoordSetUpToTheFirstThatIsMissingOrNotFinite() {
+        GltfBuilder b = GltfBuilder.skinnedTwoBoneStrip();
+        ObjectNode attributes = (ObjectNode) b.json().get("meshes").get(0).get("primitives").get(0).get("attributes");
+        attributes.put("TEXCOORD_0", b.addFloatAccessor(new float[] {0, 0, 1, 0, 0, 1, 1, 1, 0, 2, 1, 2}, "VEC2"));
+        attributes.put("TEXCOORD_1", b.addFloatAccessor(new float[] {0.5f, 0.5f, 0.25f, 0, 0, 0.75f, 1, 1, 2, 2, 3, 3},
+                "VEC2"));
+        // TEXCOORD_3 without a TEXCOORD_2 cannot keep its number: not carried
+        attributes.put("TEXCOORD_3", b.addFloatAccessor(new float[12], "VEC2"));
+        ImportScene scene = importGlb(b.toGlb());
+        Primitive p = scene.meshes().getFirst().primitives().getFirst();
+        assertThat(p.texcoordSets()).hasSize(2);
+        assertThat(p.texcoordSets().get(0)).containsExactly(0, 0, 1, 0, 0, 1, 1, 1, 0, 2, 1, 2);
+        assertThat(p.texcoordSets().get(1)).containsExactly(0.5f, 0.5f, 0.25f, 0, 0, 0.75f, 1, 1, 2, 2, 3, 3);
+        assertThat(scene.warnings()).isEmpty();
+
+        attributes.put("TEXCOORD_1", b.addFloatAccessor(new float[] {0, 0, 0, 0, 0, 0, 0, Float.POSITIVE_INFINITY, 0, 0,
+                0, 0}, "VEC2"));
+        scene = importGlb(b.toGlb());
+        assertThat(scene.meshes().getFirst().primitives().getFirst().texcoordSets()).hasSize(1);
+        assertThat(scene.warnings()).containsExactly("mesh 0 primitive 0: TEXCOORD_1 of vertex 3 is not finite; the"
+                + " texture coordinates of it and later sets are not carried");
+    }
+
+    @Test
     void carriesColorsAsRgbaWhateverTheyAreStoredAs() {
         // 6 vertices: RGB as normalized unsigned bytes, alpha becomes 1
         GltfBuilder b = GltfBuilder.skinnedTwoBoneStrip();
