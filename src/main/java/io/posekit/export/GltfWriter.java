@@ -21,7 +21,7 @@ import java.util.Map;
  *
  * <p>Layout: every accessor has its own tightly packed buffer view (no {@code byteStride}) starting on a 4-byte
  * boundary; views of vertex attributes have {@code target} 34962, views of indices 34963, others none. A material is
- * written when first used (without its texture for primitives that have no {@code TEXCOORD_0}); its base colour
+ * written when first used (without its texture for primitives that lack the texture coordinate set it samples); its base colour
  * image goes into a buffer view of its own, the same image once however many materials use it. {@code min} and
  * {@code max} are written as the exact decimal value of the float32 they bound.
  *
@@ -223,7 +223,6 @@ final class GltfWriter {
                     .append(accessor(new FloatBlock(sets.get(written)), ARRAY_BUFFER, FLOAT, "VEC2", n, ""));
             written++;
         }
-        boolean uv = written > 0;
         if (source.colors() != null) {
             // float RGBA: the importers' colours are floats already, so this is exact whatever the source stored
             attributes.append(",\"COLOR_0\":").append(accessor(new FloatBlock(source.colors()), ARRAY_BUFFER, FLOAT, "VEC4",
@@ -241,7 +240,7 @@ final class GltfWriter {
                     unsignedType(width), "SCALAR", indices.length, ""));
         }
         if (source.material() != null) {
-            prim.append(",\"material\":").append(material(source.material(), uv));
+            prim.append(",\"material\":").append(material(source.material(), written));
         }
         if (source.mode() != PrimitiveMode.TRIANGLES) {
             prim.append(",\"mode\":").append(source.mode().ordinal());
@@ -307,7 +306,13 @@ final class GltfWriter {
 
     // ---------------------------------------------------------------- materials
 
-    int material(Material m, boolean hasUv) {
+    /**
+     * The index of material {@code m} for a primitive with {@code texcoordSets} texture coordinate sets written: with
+     * its base colour texture (and {@code texCoord} when not 0) when the primitive has the set it samples, else
+     * without (a texture without its coordinates cannot be drawn).
+     */
+    int material(Material m, int texcoordSets) {
+        boolean hasUv = m.baseColorTexCoord() < texcoordSets;
         Map<Material, Integer> known = hasUv ? withUv : withoutUv;
         Integer index = known.get(m);
         if (index != null) {
@@ -326,7 +331,8 @@ final class GltfWriter {
         }
         if (hasUv && m.baseColorTexture() != null) {
             pbr.append(pbr.isEmpty() ? "" : ",").append("\"baseColorTexture\":{\"index\":")
-                    .append(texture(m.baseColorTexture())).append('}');
+                    .append(texture(m.baseColorTexture()))
+                    .append(m.baseColorTexCoord() == 0 ? "" : ",\"texCoord\":" + m.baseColorTexCoord()).append('}');
         }
         List<String> fields = new ArrayList<>();
         if (m.name() != null) {

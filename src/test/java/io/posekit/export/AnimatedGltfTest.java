@@ -63,7 +63,7 @@ class AnimatedGltfTest {
         float[] weights = {0.2f, 0.2f, 0.2f, 0.2f, 0.2f, 0, 0, 0, /* */ 2, 0, 0, 0, 0, 0, 0, 0,
             /* */ 0.5f, 0.5f, 0, 0, 0, 0, 0, 0, /* */ 0, 0, 0, 0, 0, 0, 0, 0};
         Material red = new Material("Red", new float[] {1, 0, 0, 1}, 0, 0.5f, new float[3], Material.AlphaMode.OPAQUE,
-                0.5f, true, new Material.Texture(Material.Texture.PNG, PosedFixtures.png()));
+                0.5f, true, new Material.Texture(Material.Texture.PNG, PosedFixtures.png()), 0);
         return new Primitive(PrimitiveMode.TRIANGLES, List.of("POSITION"), positions, normals,
                 new float[] {2, 0, 0, -0.5f, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1}, new int[] {0, 1, 2, 2, 1, 3}, 8, joints,
                 weights, new float[] {0, 0, 1, 0, 0, 1, 1, 1}, red)

@@ -78,9 +78,18 @@ class MaterialImportTest {
         ((ObjectNode) b.json().get("meshes").get(0).get("primitives").get(0)).put("material", 0);
         scene = importGlb(b.toGlb());
         assertThat(scene.warnings()).containsExactly(
-                "material 0 pbrMetallicRoughness baseColorTexture samples TEXCOORD_1; only TEXCOORD_0 is carried, so the texture is not",
                 "material 1: alphaMode 'GLASS' is not one of OPAQUE, MASK, BLEND; the material is not used");
         assertThat(scene.meshes().getFirst().primitives().get(1).material()).isNull();
+        // a texture sampled with TEXCOORD_1 is carried with its set number (the export drops it where that set is missing)
+        Material textured = scene.meshes().getFirst().primitives().get(0).material();
+        assertThat(textured.baseColorTexture()).isNotNull();
+        assertThat(textured.baseColorTexCoord()).isEqualTo(1);
+
+        b = PosedFixtures.texturedStrip();
+        ((ObjectNode) b.json().get("materials").get(0).get("pbrMetallicRoughness").get("baseColorTexture")).put("texCoord", -1);
+        scene = importGlb(b.toGlb());
+        assertThat(scene.warnings()).containsExactly("material 0 pbrMetallicRoughness baseColorTexture: texCoord -1 is"
+                + " negative; the texture is not carried");
 
         b = PosedFixtures.texturedStrip();
         ((ObjectNode) b.json().get("meshes").get(0).get("primitives").get(1)).put("material", 7);
