@@ -115,25 +115,30 @@ final class MeshAssembler {
     }
 
     /**
-     * The first MeshTextureCoords per vertex (they share the position index; .x's top-left origin is glTF's), or
-     * {@code null} when there are none or one is not finite (with a warning).
+     * Every MeshTextureCoords per vertex, in file order (they share the position index; .x's top-left origin is
+     * glTF's), up to the first set with a value that is not finite (with a warning: the sets after it cannot take
+     * its number).
      */
-    private static float[] texcoords(XDocument.Mesh m, Geometry g, DecodeBudget budget, ImportWarnings warnings) {
-        if (m.texcoords == null) {
-            return null;
-        }
+    private static List<float[]> texcoordSets(XDocument.Mesh m, Geometry g, DecodeBudget budget,
+            ImportWarnings warnings) {
         int n = g.vertexCount();
-        budget.charge(2L * n, 4, m.where + " texture coordinates");
-        float[] out = new float[2 * n];
-        for (int v = 0; v < n; v++) {
-            int p = g.vertexPosition()[v];
-            out[2 * v] = m.texcoords[2 * p];
-            out[2 * v + 1] = m.texcoords[2 * p + 1];
-            if (!Float.isFinite(out[2 * v]) || !Float.isFinite(out[2 * v + 1])) {
-                warnings.add(m.where + ": texture coordinate " + p + " is not finite; the texture coordinates are not"
-                        + " carried");
-                return null;
+        List<float[]> out = new ArrayList<>();
+        for (int s = 0; s < m.texcoordSets.size(); s++) {
+            float[] stored = m.texcoordSets.get(s);
+            budget.charge(2L * n, 4, m.where + " texture coordinates");
+            float[] uv = new float[2 * n];
+            for (int v = 0; v < n; v++) {
+                int p = g.vertexPosition()[v];
+                uv[2 * v] = stored[2 * p];
+                uv[2 * v + 1] = stored[2 * p + 1];
+                if (!Float.isFinite(uv[2 * v]) || !Float.isFinite(uv[2 * v + 1])) {
+                    warnings.add(m.where + ": texture coordinate " + p + (s == 0 ? "" : " of set " + s) + " is not"
+                            + " finite; the texture coordinates" + (s == 0 ? "" : " of it and later sets")
+                            + " are not carried");
+                    return out;
+                }
             }
+            out.add(uv);
         }
         return out;
     }
@@ -167,7 +172,7 @@ final class MeshAssembler {
         if (g.normals() != null) {
             attributes.add("NORMAL");
         }
-        for (int s = 0; s < m.textureCoordinateSets; s++) {
+        for (int s = 0; s < m.texcoordSets.size(); s++) {
             attributes.add("TEXCOORD_" + s);
         }
         if (m.colors != null) {
@@ -212,8 +217,10 @@ final class MeshAssembler {
             }
         }
         try {
+            List<float[]> uvs = texcoordSets(m, g, budget, warnings);
             return new Primitive(PrimitiveMode.TRIANGLES, attributes, g.positions(), g.normals(), null, g.indices(), k,
-                    joints, weights, texcoords(m, g, budget, warnings), null)
+                    joints, weights, uvs.isEmpty() ? null : uvs.getFirst(), null)
+                    .withFurtherTexcoords(uvs.size() < 2 ? List.of() : uvs.subList(1, uvs.size()))
                     .withColors(colors(m, g, budget, warnings));
         } catch (IllegalArgumentException e) {
             throw ImportException.invalid(m.where + ": " + e.getMessage());

@@ -381,23 +381,14 @@ final class XParser {
                     + " vertices (" + t.location() + ")");
         }
         t.requireData(count, 0, 2, where);
-        float[] uv = null;
-        if (m.textureCoordinateSets == 0) {
-            budget.charge(2 * count, 4, where);
-            uv = new float[(int) (2 * count)];
-        }
+        budget.charge(2 * count, 4, where);
+        float[] uv = new float[(int) (2 * count)];
         for (long i = 0; i < 2 * count; i++) {
             budget.checkTime();
-            float f = (float) t.readFloat(where);
-            if (uv != null) {
-                uv[(int) i] = f;
-            }
+            uv[(int) i] = (float) t.readFloat(where);
         }
         close(where);
-        if (uv != null) {
-            m.texcoords = uv;
-        }
-        m.textureCoordinateSets++;
+        m.texcoordSets.add(uv);
     }
 
     /**
