@@ -33,7 +33,7 @@ import java.util.List;
  * </ul>
  * Everything is converted from DirectX's left-handed space to right-handed space by mirroring Z as assimp does
  * ({@link Handedness}), so model space is the space of the conformance data (assimp's scene space). Materials,
- * textures, vertex colours and {@code AnimationOptions} are not read.
+ * textures and {@code AnimationOptions} are not read.
  *
  * <p>Every count is checked against the data before allocation and charged to the import's {@link DecodeBudget},
  * every index against what it indexes; every problem is an {@link ImportException} naming the object and where it
