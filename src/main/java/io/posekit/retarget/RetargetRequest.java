@@ -8,7 +8,8 @@ import java.util.Objects;
  * What to retarget and how.
  *
  * @param clips names (or indices) of the source clips to retarget, in order; empty for all of them
- * @param jointMap {@code targetJoint → sourceJoint} node names; empty to match joints by name and humanoid role
+ * @param jointMap {@code targetJoint → sourceJoint} node names (kept sorted by target joint); empty to match joints by
+ *     name and humanoid role
  * @param rootMotion how the root joint's translation is scaled
  * @param rootJoint the target joint whose translation carries the root motion, or {@code null} for the first mapped
  *     joint without a mapped ancestor (the hips of a humanoid)
@@ -20,7 +21,8 @@ public record RetargetRequest(List<String> clips, Map<String, String> jointMap, 
 
     public RetargetRequest {
         clips = List.copyOf(clips);
-        jointMap = Map.copyOf(jointMap);
+        // sorted by target joint: the same map always reads, checks and reports in the same order
+        jointMap = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(jointMap));
         Objects.requireNonNull(rootMotion, "rootMotion");
     }
 
