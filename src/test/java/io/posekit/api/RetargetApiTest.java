@@ -121,6 +121,11 @@ class RetargetApiTest {
                 .isCloseTo(1, within(1e-6));
         assertThat(client.get(base + "/skins/0/matrices?" + q).status()).isEqualTo(200);
         assertThat(client.get(base + "/meshes/0/skinned?" + q).status()).isEqualTo(200);
+        assertThat(client.get(base + "/posed.glb?" + q).contentType()).startsWith("model/gltf-binary");
+        PosekitClient.Response bake = post(base + "/bake", "{\"clip\":\"" + clip
+                + "\",\"times\":[0,0.5],\"outputs\":[\"modelPose\",\"skinnedPositions\"]}");
+        assertThat(bake.status()).as(bake.toString()).isEqualTo(200);
+        assertThat(bake.text().lines().count()).as("a header and two frames, or two frames").isGreaterThanOrEqualTo(2);
         PosekitClient.Response glb = client.get(base + "/animated.glb");
         assertThat(glb.status()).as(glb.toString()).isEqualTo(200);
         assertThat(glb.contentType()).startsWith("model/gltf-binary");
