@@ -54,6 +54,8 @@ final class RetargetPlan {
     final double rootScale;
     /** Inverse rest model matrix of the root's parent (16 floats), or null when the root has none. */
     final float[] rootParentInverse;
+    /** Per target node, its nearest mapped descendants in node order (empty for unmapped nodes). */
+    private final List<List<Integer>> mappedChildren;
 
     RetargetPlan(Rig target, Rig source, JointMap map, String rootJoint, RetargetRequest.RootMotion rootMotion) {
         this.target = target;
@@ -85,6 +87,18 @@ final class RetargetPlan {
         correctionChild = new int[n];
         correctionChord = new double[3 * n];
         java.util.Arrays.fill(correctionChild, -1);
+        // each mapped node's nearest mapped descendants, in node order (one pass: parents come first)
+        int[] mappedAbove = new int[n];
+        List<List<Integer>> below = new ArrayList<>(n);
+        for (int t = 0; t < n; t++) {
+            int p = target.parent(t);
+            mappedAbove[t] = p < 0 ? -1 : sourceOf[p] >= 0 ? p : mappedAbove[p];
+            below.add(sourceOf[t] >= 0 ? new ArrayList<>(2) : List.of());
+            if (sourceOf[t] >= 0 && mappedAbove[t] >= 0) {
+                below.get(mappedAbove[t]).add(t);
+            }
+        }
+        mappedChildren = below;
         double[] tmp = new double[4];
         for (int t = 0; t < n; t++) {
             if (kind[t] == MAPPED) {
@@ -181,8 +195,8 @@ final class RetargetPlan {
     private void align(int t, int[] sourceOf, double[] align) {
         int s = sourceOf[t];
         List<Integer> children = new ArrayList<>(2);
-        for (int c = t + 1; c < target.nodeCount() && children.size() < 2; c++) {
-            if (sourceOf[c] >= 0 && map.mappedAncestor(target, c) == t && JointMap.isAncestor(source, s, sourceOf[c])
+        for (int c : mappedChildren.get(t)) {
+            if (children.size() < 2 && JointMap.isAncestor(source, s, sourceOf[c])
                     && distance(restPositionTarget, c, restPositionTarget, t) > Rotations.EPSILON
                     && distance(restPositionSource, sourceOf[c], restPositionSource, s) > Rotations.EPSILON) {
                 children.add(c);

@@ -6,7 +6,8 @@ import io.posekit.math.Quaternions;
  * Double-precision rotation arithmetic for retargeting: unit quaternions {@code [x, y, z, w]} and 3-vectors stored in
  * flat {@code double[]} arrays at offsets. Retargeting composes a dozen rotations per joint and key (rest poses,
  * alignments, parents), so it works in double and rounds to float once, when it writes a track. Every method reads
- * all its inputs before writing, so outputs may alias inputs; none allocates.
+ * all its inputs before writing, so outputs may alias inputs; none allocates but {@link #triad} (used once per joint
+ * and request, not per key).
  */
 final class Rotations {
 
