@@ -152,6 +152,15 @@ class RetargetApiTest {
         assertThat(client.get(twiceBase + "/pose?" + q2).text()).isEqualTo(before);
         assertThat(client.get(twiceBase + "/pose?" + q2).json().get("nodes").get(0).get("translation").get(1)
                 .asDouble()).as("the strip's root at 1, doubled").isCloseTo(2, within(1e-6));
+        // clips added to a retargeted asset stack after the retargeting (clips/2/ after retarget/1/) and re-parse
+        PosekitClient.Response added = client.uploadParts("file", java.util.Map.of("more.bvh", bvh("Root", "Tip")),
+                base + "/clips");
+        assertThat(added.status()).as(added.toString()).isEqualTo(201);
+        String addedBase = "/api/v1/assets/" + added.json().get("asset").get("id").asString();
+        repository.cache().invalidateAll();
+        assertThat(client.get(addedBase).json().get("clips").findValuesAsString("name")).hasSize(3)
+                .startsWith("Bend", clip);
+        assertThat(client.get(addedBase + "/pose?" + q).text()).isEqualTo(pose.toString());
     }
 
     @Test
