@@ -21,11 +21,13 @@ import org.junit.jupiter.api.Test;
  *
  * <ul>
  *   <li>The core ({@code math}, {@code rig}, {@code clip}, {@code skinning}, {@code sampling}, {@code asset..},
- *       {@code bake}, {@code export}, {@code render}) is a library: no Spring, Servlet, Micrometer, logging facade or OpenAPI
- *       annotations, and none of the service packages ({@code store}, {@code config}, {@code api}).</li>
+ *       {@code bake}, {@code export}, {@code retarget}, {@code render}) is a library: no Spring, Servlet, Micrometer,
+ *       logging facade or OpenAPI annotations, and none of the service packages ({@code store}, {@code config},
+ *       {@code api}).</li>
  *   <li>Inside the core each package uses only those below it: {@code math}, {@code rig} and {@code clip} nothing of
  *       posekit; {@code skinning} math and rig; {@code sampling} those and clip and skinning; {@code asset} those;
- *       {@code bake} and {@code export} everything of the core; {@code render} {@code asset} and what is below it.</li>
+ *       {@code bake} and {@code export} everything of the core; {@code retarget} math, rig, clip, sampling and
+ *       asset; {@code render} {@code asset} and what is below it.</li>
  *   <li>{@code store} never uses {@code config} or {@code api}; {@code config} never uses {@code api}; nothing
  *       outside {@code api} uses it.</li>
  *   <li>Inside {@code api}: the sub-packages ({@code body}, {@code http}, {@code json}, {@code docs}, {@code ops})
@@ -37,7 +39,7 @@ class ArchitectureTest {
 
     private static final String[] CORE = {"io.posekit.math..", "io.posekit.rig..", "io.posekit.clip..",
         "io.posekit.skinning..", "io.posekit.sampling..", "io.posekit.asset..", "io.posekit.bake..",
-        "io.posekit.export..", "io.posekit.render.."};
+        "io.posekit.export..", "io.posekit.retarget..", "io.posekit.render.."};
 
     private static JavaClasses classes;
 
@@ -69,6 +71,8 @@ class ArchitectureTest {
                 "io.posekit.skinning..", "io.posekit.sampling..").check(classes);
         onlyPosekit("io.posekit.bake..", CORE).check(classes);
         onlyPosekit("io.posekit.export..", CORE).check(classes);
+        onlyPosekit("io.posekit.retarget..", "io.posekit.math..", "io.posekit.rig..", "io.posekit.clip..",
+                "io.posekit.sampling..", "io.posekit.asset..").check(classes);
         onlyPosekit("io.posekit.render..", "io.posekit.math..", "io.posekit.rig..", "io.posekit.clip..",
                 "io.posekit.skinning..", "io.posekit.sampling..", "io.posekit.asset..").check(classes);
     }

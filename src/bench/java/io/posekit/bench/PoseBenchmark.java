@@ -37,6 +37,7 @@ public class PoseBenchmark {
     int joints;
 
     private final SamplingJob sampling = new SamplingJob();
+    private final SamplingJob samplingScalar = new SamplingJob(Kernels.Path.SCALAR);
     private final LocalToModelJob toModel = new LocalToModelJob();
     private final SkinningMatricesJob skinning = new SkinningMatricesJob();
     // the same two jobs on the scalar kernels, for matricesScalar (the default ones run on Kernels.selected())
@@ -62,6 +63,9 @@ public class PoseBenchmark {
         sampling.rig = rig;
         sampling.clip = clip;
         sampling.output = local;
+        samplingScalar.rig = rig;
+        samplingScalar.clip = clip;
+        samplingScalar.output = new LocalPose(joints);
         toModel.rig = rig;
         toModel.input = local;
         toModel.output = model;
@@ -86,6 +90,14 @@ public class PoseBenchmark {
         sampling.time = times[next++ & (times.length - 1)];
         sampling.run();
         return sampling.output.rotations()[3];
+    }
+
+    /** {@link #sample} on the scalar kernels, whatever {@link Kernels#selected()} is. */
+    @Benchmark
+    public float sampleScalar() {
+        samplingScalar.time = times[next++ & (times.length - 1)];
+        samplingScalar.run();
+        return samplingScalar.output.rotations()[3];
     }
 
     /** Only local→model and the skinning matrices, from the last sampled pose. */

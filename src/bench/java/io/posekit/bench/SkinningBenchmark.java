@@ -86,7 +86,7 @@ public class SkinningBenchmark {
 
     /**
      * {@link #skinner} with dual-quaternion skinning (the matrices converted to dual quaternions, then blended per
-     * vertex): scalar code on both kernel paths, measured to say what a Vector API kernel would have to beat.
+     * vertex; on the vector path four vertices at a time).
      */
     @Benchmark
     public float dualQuaternions() {

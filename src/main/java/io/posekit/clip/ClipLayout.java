@@ -14,7 +14,9 @@ import java.util.Map;
  * (the same key times, whether the same array or equal ones) and, within it, by property and interpolation; each
  * {@link Group} keeps the values of all its tracks key-major in one flat array (every rotation of key 0, then
  * every rotation of key 1, …), so one located key and one segment fraction drive one loop over every track of the
- * group, reading two contiguous runs of memory. Translation and scale tracks whose keys are all one value (ACL's
+ * group, reading two contiguous runs of memory. LINEAR rotation groups go one step further, as ozz's SoA tracks do:
+ * within a key, the x of every track, then every y, z and w ({@link Group#componentMajor()}), so a vector kernel
+ * loads the same component of several tracks in one instruction. Translation and scale tracks whose keys are all one value (ACL's
  * constant tracks: a third of a typical export's) keep that value alone, in a {@link #constantGroup}, which needs
  * neither a key nor a fraction.
  *
@@ -41,7 +43,8 @@ public final class ClipLayout {
      * @param components floats per value: 3, or 4 for rotations
      * @param nodes the node each track drives, one per track, distinct
      * @param values key k of track i at {@code (k · nodes.length + i) · stride()}: {@code components} floats, or
-     *     {@code 3 × components} (in-tangent, value, out-tangent) for {@code CUBICSPLINE}
+     *     {@code 3 × components} (in-tangent, value, out-tangent) for {@code CUBICSPLINE}; except when
+     *     {@link #componentMajor()}: component c of key k of track i at {@code (4k + c) · nodes.length + i}
      */
     public record Group(int timeBase, TrackProperty property, Interpolation interpolation, int components,
             int[] nodes, float[] values) {
@@ -54,6 +57,28 @@ public final class ClipLayout {
         /** Floats per key per track. */
         public int stride() {
             return interpolation == Interpolation.CUBICSPLINE ? 3 * components : components;
+        }
+
+        /**
+         * Whether the values are component-major within a key (LINEAR rotations): every track's x, then every y, z,
+         * w. For a single track this is the same order as key-major.
+         */
+        public boolean componentMajor() {
+            return componentMajor(property, interpolation);
+        }
+
+        /**
+         * Where float {@code c} ({@code 0 ≤ c < stride()}) of key {@code k} of track {@code i} is in {@link #values()},
+         * whichever the order.
+         */
+        public int index(int k, int i, int c) {
+            int count = nodes.length;
+            int stride = stride();
+            return componentMajor() ? (k * stride + c) * count + i : (k * count + i) * stride + c;
+        }
+
+        static boolean componentMajor(TrackProperty property, Interpolation interpolation) {
+            return property == TrackProperty.ROTATION && interpolation == Interpolation.LINEAR;
         }
     }
 
@@ -331,7 +356,10 @@ public final class ClipLayout {
         return new Group(-1, first.property(), Interpolation.STEP, n, nodes, values);
     }
 
-    /** The group of {@code tracks} (same times, property and interpolation), values interleaved key-major. */
+    /**
+     * The group of {@code tracks} (same times, property and interpolation), values interleaved key-major (and
+     * component-major within a key when {@link Group#componentMajor()}).
+     */
     private static Group group(int timeBase, List<Track> tracks) {
         Track first = tracks.getFirst();
         int count = tracks.size();
@@ -349,10 +377,17 @@ public final class ClipLayout {
                     : first.components();
             // no larger than the tracks' arrays together; exact arithmetic so that an impossible size fails loudly
             values = new float[Math.multiplyExact(keys, Math.multiplyExact(count, stride))];
+            boolean byComponent = Group.componentMajor(first.property(), first.interpolation());
             for (int i = 0; i < count; i++) {
                 float[] v = tracks.get(i).values();
                 for (int k = 0; k < keys; k++) {
-                    System.arraycopy(v, k * stride, values, (k * count + i) * stride, stride);
+                    if (byComponent) {
+                        for (int c = 0; c < stride; c++) {
+                            values[(k * stride + c) * count + i] = v[k * stride + c];
+                        }
+                    } else {
+                        System.arraycopy(v, k * stride, values, (k * count + i) * stride, stride);
+                    }
                 }
             }
         }

@@ -7,10 +7,12 @@ import io.posekit.rig.Skin;
 import io.posekit.skinning.MeshInstance;
 import io.posekit.skinning.Primitive;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A whole {@link Model} as an animated glTF 2.0 asset: the converter from any upload to what web frontends load.
@@ -21,15 +23,18 @@ import java.util.Objects;
  *       rest translation, rotation (normalised when far from unit length) and scale, and its children; the scene's roots are the rig's roots.
  *       When the joints of a skin have no common ancestor (glTF requires one) an extra root node
  *       {@code posekit:root} with no transform is added above every rig root.</li>
- *   <li>Meshes: one glTF mesh per distinct list of primitives, on the node of each mesh instance; a second instance on
- *       the same node goes onto an extra child node without transform (its model matrix is its parent's), and so do
- *       the primitives of a skinned instance that carry no influences (posekit poses them rigidly with the node).
+ *   <li>Meshes: one glTF mesh per distinct list of primitives. A rigid instance's mesh is on the instance's node; a
+ *       second instance on the same node goes onto an extra child node without transform (its model matrix is its
+ *       parent's), and so do the primitives of a skinned instance that carry no influences (posekit poses them
+ *       rigidly with the node). A skinned mesh is placed as the glTF specification recommends, on a scene root
+ *       without transform (skinning ignores the node's own and its parents' transforms, in posekit as in glTF): on
+ *       the instance's node when that is a root with the identity rest transform that no exported clip animates,
+ *       else on an extra root node named after the instance.
  *       Per primitive: {@code POSITION} (with {@code min}/{@code max}), {@code NORMAL} (unit), {@code TANGENT}
- *       (unit direction, w ±1), {@code TEXCOORD_0}, {@code COLOR_0} (float RGBA), indices, mode, material (factors and the embedded base colour
+ *       (unit direction, w ±1), every {@code TEXCOORD_n}, {@code COLOR_0} (float RGBA), indices, mode, material (factors and the embedded base colour
  *       image) and, on skinned instances, every influence set ({@link InfluenceSets}); morph targets as position
  *       and normal displacements, with the instance's default weights on its node and the first instance's on the
- *       mesh. Vertex colours come from glTF sources only (the other importers do not read them yet); further texture
- *       coordinate sets are not in the runtime model and so not written.</li>
+ *       mesh.</li>
  *   <li>Skins: joints and inverse bind matrices as the model holds them (a COLLADA bind shape matrix is folded into
  *       them at import, so skinning matrices are the source's bit for bit).</li>
  *   <li>Animations: the selected clips ({@link AnimationWriter}): keyframe tracks glTF can express as they are
@@ -154,6 +159,8 @@ public final class AnimatedGltf {
         }
         // meshes: a node carries at most one mesh in glTF
         Map<Integer, List<int[]>> carriers = new LinkedHashMap<>();
+        Set<Integer> animated = transformAnimated(clips);
+        List<Integer> skinnedRoots = new ArrayList<>();
         MeshWriter meshWriter = new MeshWriter(doc);
         for (MeshInstance instance : model.meshes()) {
             List<Primitive> skinned = new ArrayList<>();
@@ -171,7 +178,15 @@ public final class AnimatedGltf {
                     continue;
                 }
                 int carrier = instance.node();
-                if (nodes.get(carrier).mesh >= 0) {
+                if (skin && (rig.parent(carrier) >= 0 || nodes.get(carrier).hasTransform()
+                        || animated.contains(carrier) || nodes.get(carrier).mesh >= 0)) {
+                    // glTF: a skinned mesh's node should be a root without transform (NODE_SKINNED_MESH_NON_ROOT,
+                    // NODE_SKINNED_MESH_LOCAL_TRANSFORMS, ANIMATION_CHANNEL_TARGET_NODE_SKIN)
+                    carrier = nodes.size();
+                    nodes.add(NodeJson.extra(instance.name()));
+                    children.add(new ArrayList<>());
+                    skinnedRoots.add(carrier);
+                } else if (!skin && nodes.get(carrier).mesh >= 0) {
                     carrier = nodes.size();
                     nodes.add(NodeJson.extra(instance.name()));
                     children.add(new ArrayList<>());
@@ -208,6 +223,7 @@ public final class AnimatedGltf {
             doc.nodes.add(nodes.get(i).json(children.get(i)));
         }
         doc.sceneNodes.addAll(roots);
+        doc.sceneNodes.addAll(skinnedRoots);
         this.report = new Report(size, reports);
         extras.put("source", model.format().wireName());
         extras.put("clips", reports.size());
@@ -284,6 +300,22 @@ public final class AnimatedGltf {
     }
 
     /** Whether the joints of every skin have a common ancestor-or-self (glTF's requirement). */
+    /** The rig nodes whose translation, rotation or scale some clip of {@code clips} animates. */
+    private static Set<Integer> transformAnimated(List<Clip> clips) {
+        Set<Integer> out = new HashSet<>();
+        for (Clip clip : clips) {
+            for (var track : clip.tracks()) {
+                if (track.property() != io.posekit.clip.TrackProperty.WEIGHTS) {
+                    out.add(track.node());
+                }
+            }
+            for (var stack : clip.nodeTransforms()) {
+                out.add(stack.node());
+            }
+        }
+        return out;
+    }
+
     private static boolean commonRoots(Model model) {
         Rig rig = model.rig();
         for (Skin s : model.skins()) {

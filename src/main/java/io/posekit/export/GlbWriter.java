@@ -13,7 +13,7 @@ import java.util.Map;
  *
  * <p>Per primitive: {@code POSITION} (float VEC3, with the {@code min}/{@code max} the specification requires),
  * {@code NORMAL} (float VEC3, re-normalised; left out when the primitive has none or one of them has no direction),
- * {@code TEXCOORD_0} (float VEC2; left out when absent or not finite), {@code COLOR_0} (float RGBA, when the source
+ * {@code TEXCOORD_0}, {@code TEXCOORD_1}, … (float VEC2; every set up to the first absent or not finite), {@code COLOR_0} (float RGBA, when the source
  * has colours), the source's indices unchanged (unsigned
  * short when every index is below 65535, else unsigned int; a non-indexed primitive stays non-indexed), its mode, and
  * its material. Primitives without vertices or with an empty index list draw nothing and are left out, and so are

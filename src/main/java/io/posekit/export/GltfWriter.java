@@ -21,7 +21,7 @@ import java.util.Map;
  *
  * <p>Layout: every accessor has its own tightly packed buffer view (no {@code byteStride}) starting on a 4-byte
  * boundary; views of vertex attributes have {@code target} 34962, views of indices 34963, others none. A material is
- * written when first used (without its texture for primitives that have no {@code TEXCOORD_0}); its base colour
+ * written when first used (without its texture for primitives that lack the texture coordinate set it samples); its base colour
  * image goes into a buffer view of its own, the same image once however many materials use it. {@code min} and
  * {@code max} are written as the exact decimal value of the float32 they bound.
  *
@@ -191,7 +191,7 @@ final class GltfWriter {
     /**
      * The JSON of a primitive of {@code source} with {@code positions} (3 per vertex, all finite) and
      * {@code normals} (3 per vertex, or {@code null}; re-normalised, and left out when one has no direction), its
-     * {@code TEXCOORD_0} (left out when absent or not finite), {@code COLOR_0} (float RGBA, when present), indices (unsigned short when every index is below
+     * {@code TEXCOORD_0}, {@code TEXCOORD_1}, … (every set up to the first that is absent or not finite), {@code COLOR_0} (float RGBA, when present), indices (unsigned short when every index is below
      * 65535, else unsigned int), material and mode; {@code more} adds attributes and properties. {@code null} when
      * the primitive draws nothing (no vertices or an empty index list).
      *
@@ -215,9 +215,13 @@ final class GltfWriter {
         if (unit != null) {
             attributes.append(",\"NORMAL\":").append(accessor(new FloatBlock(unit), ARRAY_BUFFER, FLOAT, "VEC3", n, ""));
         }
-        float[] uv = finite(source.texcoords());
-        if (uv != null) {
-            attributes.append(",\"TEXCOORD_0\":").append(accessor(new FloatBlock(uv), ARRAY_BUFFER, FLOAT, "VEC2", n, ""));
+        // every texture coordinate set in order, up to the first that is not finite (sets are numbered densely)
+        List<float[]> sets = source.texcoordSets();
+        int written = 0;
+        while (written < sets.size() && finite(sets.get(written)) != null) {
+            attributes.append(",\"TEXCOORD_").append(written).append("\":")
+                    .append(accessor(new FloatBlock(sets.get(written)), ARRAY_BUFFER, FLOAT, "VEC2", n, ""));
+            written++;
         }
         if (source.colors() != null) {
             // float RGBA: the importers' colours are floats already, so this is exact whatever the source stored
@@ -236,7 +240,7 @@ final class GltfWriter {
                     unsignedType(width), "SCALAR", indices.length, ""));
         }
         if (source.material() != null) {
-            prim.append(",\"material\":").append(material(source.material(), uv != null));
+            prim.append(",\"material\":").append(material(source.material(), written));
         }
         if (source.mode() != PrimitiveMode.TRIANGLES) {
             prim.append(",\"mode\":").append(source.mode().ordinal());
@@ -302,7 +306,13 @@ final class GltfWriter {
 
     // ---------------------------------------------------------------- materials
 
-    int material(Material m, boolean hasUv) {
+    /**
+     * The index of material {@code m} for a primitive with {@code texcoordSets} texture coordinate sets written: with
+     * its base colour texture (and {@code texCoord} when not 0) when the primitive has the set it samples, else
+     * without (a texture without its coordinates cannot be drawn).
+     */
+    int material(Material m, int texcoordSets) {
+        boolean hasUv = m.baseColorTexCoord() < texcoordSets;
         Map<Material, Integer> known = hasUv ? withUv : withoutUv;
         Integer index = known.get(m);
         if (index != null) {
@@ -321,7 +331,8 @@ final class GltfWriter {
         }
         if (hasUv && m.baseColorTexture() != null) {
             pbr.append(pbr.isEmpty() ? "" : ",").append("\"baseColorTexture\":{\"index\":")
-                    .append(texture(m.baseColorTexture())).append('}');
+                    .append(texture(m.baseColorTexture()))
+                    .append(m.baseColorTexCoord() == 0 ? "" : ",\"texCoord\":" + m.baseColorTexCoord()).append('}');
         }
         List<String> fields = new ArrayList<>();
         if (m.name() != null) {

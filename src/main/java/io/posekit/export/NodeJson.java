@@ -38,6 +38,11 @@ final class NodeJson {
         return node;
     }
 
+    /** Whether the node has a rest transform other than the identity (the JSON writes one). */
+    boolean hasTransform() {
+        return translation != null || rotation != null || scale != null;
+    }
+
     /** The node's JSON with {@code children} (glTF node indices). */
     String json(List<Integer> children) {
         List<String> fields = new ArrayList<>();

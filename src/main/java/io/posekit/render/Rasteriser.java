@@ -20,8 +20,8 @@ import java.util.List;
  * Attributes (normals, texture coordinates, vertex colours) are interpolated perspective-correctly (barycentrics
  * weighted by 1/w).
  *
- * <p><b>Surface.</b> Colour = base colour factor × vertex colour ({@code COLOR_0}) × base colour texture (bilinear,
- * repeat wrapping, sRGB decoded to linear), all linear; then lit, then encoded to sRGB. Alpha modes are not applied
+ * <p><b>Surface.</b> Colour = base colour factor × vertex colour ({@code COLOR_0}) × base colour texture (sampled with
+ * the coordinate set the material names; bilinear, repeat wrapping, sRGB decoded to linear), all linear; then lit, then encoded to sRGB. Alpha modes are not applied
  * (every surface is drawn opaque); the picture's alpha is the share of covered samples (0, 64, 128, 191 or 255) on
  * a transparent background.
  *
@@ -178,8 +178,11 @@ public final class Rasteriser {
         prim.baseG = factor[1];
         prim.baseB = factor[2];
         prim.doubleSided = material.doubleSided();
-        prim.texture = source.texcoords() == null ? null : TextureImage.of(material.baseColorTexture());
-        prim.uvs = prim.texture == null ? null : source.texcoords();
+        // the image is sampled with the coordinate set the material names (glTF texCoord)
+        List<float[]> sets = source.texcoordSets();
+        float[] uvs = material.baseColorTexCoord() < sets.size() ? sets.get(material.baseColorTexCoord()) : null;
+        prim.texture = uvs == null ? null : TextureImage.of(material.baseColorTexture());
+        prim.uvs = prim.texture == null ? null : uvs;
     }
 
     private void project(float[] positions, int n, int offset, double[] m) {

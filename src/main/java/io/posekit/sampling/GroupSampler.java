@@ -10,35 +10,13 @@ import io.posekit.math.Quaternions;
  * key-major values: the whole-pose counterpart of {@link TrackSampler#interpolate}, with the same results bit for bit
  * (the same operations in the same order, in double, rounded to float once).
  *
- * <p>Static and allocation-free. The rotation loop evaluates the slerp of {@link Quaternions#slerp} inline for the
- * common case (keys at most 51° of rotation apart, {@code cos θ ≥ 0.9}), with the parts of its weight series that
- * depend only on the fraction computed once per group instead of once per track; any other pair (wider angles,
- * NaN) goes through {@link Quaternions#slerp} itself.
+ * <p>Static and allocation-free. LINEAR rotations go through a {@link SlerpKernel} (scalar or Vector API, the same
+ * bits), which evaluates {@link Quaternions#slerp} with the parts of its weight series that depend only on the fraction
+ * computed once per group instead of once per track.
  */
 final class GroupSampler {
 
-    // Quaternions.slerp's series factors b_i = t²·U_i − V_i for i = 1..5 (its NEAR_TERMS), with
-    // U_i = 1/(i(2i+1)) and V_i = i/(2i+1) computed by the same expressions, so every double is the same
-    private static final double U1 = u(1);
-    private static final double U2 = u(2);
-    private static final double U3 = u(3);
-    private static final double U4 = u(4);
-    private static final double U5 = u(5);
-    private static final double V1 = v(1);
-    private static final double V2 = v(2);
-    private static final double V3 = v(3);
-    private static final double V4 = v(4);
-    private static final double V5 = v(5);
-
     private GroupSampler() {
-    }
-
-    private static double u(int i) {
-        return 1.0 / (i * (2.0 * i + 1));
-    }
-
-    private static double v(int i) {
-        return i / (2.0 * i + 1);
     }
 
     /**
@@ -51,8 +29,9 @@ final class GroupSampler {
      * @param k the key, as {@link TrackSampler#locate} gives it for {@code times}
      * @param s the fraction, as {@link TrackSampler#fraction} gives it
      * @param pose where to write; every node of the group must be in it
+     * @param slerp the kernel for LINEAR rotations
      */
-    static void sample(Group g, float[] times, int k, double s, LocalPose pose) {
+    static void sample(Group g, float[] times, int k, double s, LocalPose pose, SlerpKernel slerp) {
         TrackProperty property = g.property();
         float[] out = property == TrackProperty.ROTATION ? pose.rotations()
                 : property == TrackProperty.TRANSLATION ? pose.translations() : pose.scales();
@@ -61,7 +40,7 @@ final class GroupSampler {
             copyKey(g, k, out);
         } else if (interpolation == Interpolation.LINEAR) {
             if (property == TrackProperty.ROTATION) {
-                slerp(g.values(), g.nodes(), k, s, out);
+                slerp.run(g.values(), g.nodes(), k, s, out);
             } else {
                 lerp3(g.values(), g.nodes(), k, s, out);
             }
@@ -84,7 +63,15 @@ final class GroupSampler {
         int count = nodes.length;
         // a cubic key is in-tangent, value, out-tangent: the value is the middle third
         int base = k * count * stride + (stride == n ? 0 : n);
-        if (n == 4) {
+        if (g.componentMajor()) {
+            for (int i = 0; i < count; i++) {
+                int o = 4 * nodes[i];
+                out[o] = v[base + i];
+                out[o + 1] = v[base + count + i];
+                out[o + 2] = v[base + 2 * count + i];
+                out[o + 3] = v[base + 3 * count + i];
+            }
+        } else if (n == 4) {
             for (int i = 0, src = base; i < count; i++, src += stride) {
                 int o = 4 * nodes[i];
                 out[o] = v[src];
@@ -115,80 +102,6 @@ final class GroupSampler {
             out[o] = (float) (x + (v[b] - x) * s);
             out[o + 1] = (float) (y + (v[b + 1] - y) * s);
             out[o + 2] = (float) (z + (v[b + 2] - z) * s);
-        }
-    }
-
-    /**
-     * LINEAR rotations, {@code 0 < s}: {@link Quaternions#slerp} per track, its common branch inline. The series
-     * {@code f(t²) = 1 + b_1·y·(1 + b_2·y·(1 + … b_5·y))}, {@code y = cos θ − 1}, has factors {@code b_i} that depend
-     * on the fraction only: they are computed here once for the group, by the expression slerp uses.
-     */
-    private static void slerp(float[] v, int[] nodes, int k, double s, float[] out) {
-        int count = nodes.length;
-        int a = 4 * k * count;
-        int b = a + 4 * count;
-        if (s == 1) {
-            // possible when t rounds onto the next key's time: slerp's exact endpoint, rare enough to take as is
-            for (int i = 0; i < count; i++, a += 4, b += 4) {
-                Quaternions.slerp(v, a, v, b, s, out, 4 * nodes[i]);
-            }
-            return;
-        }
-        double u = 1 - s;
-        double u2 = u * u;
-        double t2 = s * s;
-        double bu1 = u2 * U1 - V1;
-        double bu2 = u2 * U2 - V2;
-        double bu3 = u2 * U3 - V3;
-        double bu4 = u2 * U4 - V4;
-        double bu5 = u2 * U5 - V5;
-        double bt1 = t2 * U1 - V1;
-        double bt2 = t2 * U2 - V2;
-        double bt3 = t2 * U3 - V3;
-        double bt4 = t2 * U4 - V4;
-        double bt5 = t2 * U5 - V5;
-        for (int i = 0; i < count; i++, a += 4, b += 4) {
-            int o = 4 * nodes[i];
-            double ax = v[a];
-            double ay = v[a + 1];
-            double az = v[a + 2];
-            double aw = v[a + 3];
-            double bx = v[b];
-            double by = v[b + 1];
-            double bz = v[b + 2];
-            double bw = v[b + 3];
-            double d = ax * bx + ay * by + az * bz + aw * bw;
-            if (d < 0) {
-                // q and −q are the same rotation: the short way round, as slerp
-                d = -d;
-                bx = -bx;
-                by = -by;
-                bz = -bz;
-                bw = -bw;
-            }
-            if (!(d >= 0.9)) {
-                // keys more than 51° of rotation apart (or NaN): slerp's other branches
-                Quaternions.slerp(v, a, v, b, s, out, o);
-                continue;
-            }
-            double y = d - 1;
-            // slerp's Horner loop from i = 5 down, f starting at 1: fma(b5·y, 1, 1) is b5·y + 1 exactly
-            double fu = bu5 * y + 1;
-            double ft = bt5 * y + 1;
-            fu = Math.fma(bu4 * y, fu, 1);
-            ft = Math.fma(bt4 * y, ft, 1);
-            fu = Math.fma(bu3 * y, fu, 1);
-            ft = Math.fma(bt3 * y, ft, 1);
-            fu = Math.fma(bu2 * y, fu, 1);
-            ft = Math.fma(bt2 * y, ft, 1);
-            fu = Math.fma(bu1 * y, fu, 1);
-            ft = Math.fma(bt1 * y, ft, 1);
-            double k0 = u * fu;
-            double k1 = s * ft;
-            out[o] = (float) (k0 * ax + k1 * bx);
-            out[o + 1] = (float) (k0 * ay + k1 * by);
-            out[o + 2] = (float) (k0 * az + k1 * bz);
-            out[o + 3] = (float) (k0 * aw + k1 * bw);
         }
     }
 

@@ -7,8 +7,10 @@ import io.posekit.clip.TrackProperty;
 import io.posekit.math.Kernels;
 import io.posekit.rig.Rig;
 import io.posekit.rig.Skin;
+import io.posekit.skinning.DualQuaternionSkinningJob;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.PrimitiveMode;
+import io.posekit.skinning.SkinningDualQuaternionsJob;
 import io.posekit.skinning.SkinningJob;
 import io.posekit.skinning.SkinningMatricesJob;
 import java.util.ArrayList;
@@ -27,7 +29,7 @@ import java.util.SplittableRandom;
  *
  * <p>The data: a binary tree of {@value #JOINTS} joints with LINEAR rotation and translation tracks of 30 keys, a skin
  * with non-trivial inverse binds, and a mesh of {@value #VERTICES} vertices with normals and tangents skinned with 4
- * and with 8 influences. Allocates its data once per {@link #run}; stateless and thread-safe otherwise.
+ * and with 8 influences, by linear blend and by dual quaternions. Allocates its data once per {@link #run}; stateless and thread-safe otherwise.
  */
 public final class KernelWarmUp {
 
@@ -42,8 +44,9 @@ public final class KernelWarmUp {
      * path, and returns how far apart the two are.
      *
      * @param rounds how many poses to compute, ≥ 1 (a few thousand get every kernel compiled by C2)
-     * @return the largest difference between the two paths over the skinning matrices and the skinned positions,
-     *     relative to the largest magnitude (1 for values below 1); 0 when the scalar path is the selected one
+     * @return the largest difference between the two paths over the sampled rotations, the skinning matrices and the
+     *     skinned positions (linear blend and dual quaternion), relative to the largest magnitude (1 for values below 1); 0 when the scalar path is the
+     *     selected one
      * @throws IllegalArgumentException if {@code rounds < 1}
      */
     public static double run(int rounds) {
@@ -69,25 +72,32 @@ public final class KernelWarmUp {
         for (Primitive mesh : List.of(four, eight)) {
             selected.pose(0.37);
             scalar.pose(0.37);
+            worst = Math.max(worst, difference(selected.sampling.output.rotations(), scalar.sampling.output.rotations()));
             worst = Math.max(worst, difference(selected.skinning.output, scalar.skinning.output));
             selected.skin(mesh);
             scalar.skin(mesh);
             worst = Math.max(worst, difference(selected.skinned.outPositions, scalar.skinned.outPositions));
+            worst = Math.max(worst, difference(selected.dualQuaternions.outPositions,
+                    scalar.dualQuaternions.outPositions));
         }
         return worst;
     }
 
     /** One path's jobs over the generated data. */
     private static final class Pass {
-        final SamplingJob sampling = new SamplingJob();
+        final SamplingJob sampling;
         final LocalToModelJob toModel;
         final SkinningMatricesJob skinning;
         final SkinningJob skinned;
+        final SkinningDualQuaternionsJob toDualQuaternions = new SkinningDualQuaternionsJob();
+        final DualQuaternionSkinningJob dualQuaternions;
 
         Pass(Kernels.Path path, Rig rig, Skin skin, Clip clip) {
+            sampling = new SamplingJob(path);
             toModel = new LocalToModelJob(path);
             skinning = new SkinningMatricesJob(path);
             skinned = new SkinningJob(path);
+            dualQuaternions = new DualQuaternionSkinningJob(path);
             sampling.rig = rig;
             sampling.clip = clip;
             sampling.output = new LocalPose(JOINTS);
@@ -101,6 +111,14 @@ public final class KernelWarmUp {
             skinned.outPositions = new float[3 * VERTICES];
             skinned.outNormals = new float[3 * VERTICES];
             skinned.outTangents = new float[4 * VERTICES];
+            toDualQuaternions.skinningMatrices = skinning.output;
+            toDualQuaternions.outDualQuaternions = new float[8 * JOINTS];
+            toDualQuaternions.outScales = new float[JOINTS];
+            dualQuaternions.dualQuaternions = toDualQuaternions.outDualQuaternions;
+            dualQuaternions.scales = toDualQuaternions.outScales;
+            dualQuaternions.outPositions = new float[3 * VERTICES];
+            dualQuaternions.outNormals = new float[3 * VERTICES];
+            dualQuaternions.outTangents = new float[4 * VERTICES];
         }
 
         void pose(double time) {
@@ -113,6 +131,9 @@ public final class KernelWarmUp {
         void skin(Primitive mesh) {
             skinned.primitive = mesh;
             skinned.run();
+            toDualQuaternions.run();
+            dualQuaternions.primitive = mesh;
+            dualQuaternions.run();
         }
     }
 

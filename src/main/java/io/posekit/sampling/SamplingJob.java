@@ -4,6 +4,7 @@ import io.posekit.clip.Clip;
 import io.posekit.clip.ClipLayout;
 import io.posekit.clip.NodeTransformTrack;
 import io.posekit.clip.TrackProperty;
+import io.posekit.math.Kernels;
 import io.posekit.rig.Rig;
 import java.util.Arrays;
 import java.util.List;
@@ -38,10 +39,25 @@ public final class SamplingJob {
     public LocalPose output;
 
     private final NodeTransformEvaluator nodeTransforms = new NodeTransformEvaluator();
+    private final SlerpKernel slerp;
 
     // per-time-base key index of the previous run, valid for hintLayout only
     private int[] hints = new int[0];
     private ClipLayout hintLayout;
+
+    /** A job on the kernel path selected for this JVM ({@link Kernels#selected()}). */
+    public SamplingJob() {
+        this(Kernels.selected());
+    }
+
+    /**
+     * A job on the given kernel path (tests compare the two; the results are the same bit for bit).
+     *
+     * @throws IllegalStateException for {@link Kernels.Path#VECTOR} when {@code jdk.incubator.vector} is absent
+     */
+    public SamplingJob(Kernels.Path path) {
+        slerp = Kernels.load(path, SlerpKernel.class, "io.posekit.sampling.VectorSlerp", ScalarSlerp::new);
+    }
 
     /**
      * Whether the inputs are present and consistent: rig and output set, output sized for the rig, time not
@@ -97,7 +113,7 @@ public final class SamplingJob {
             h[b] = key;
             double fraction = TrackSampler.fraction(times, t, key);
             for (int g = layout.firstGroup(b), end = layout.firstGroup(b + 1); g < end; g++) {
-                GroupSampler.sample(layout.group(g), times, key, fraction, output);
+                GroupSampler.sample(layout.group(g), times, key, fraction, output, slerp);
             }
         }
         List<NodeTransformTrack> stacks = clip.nodeTransforms();

@@ -1,6 +1,7 @@
 package io.posekit.skinning;
 
 import io.posekit.math.DualQuaternions;
+import io.posekit.math.Kernels;
 
 /**
  * Dual-quaternion skinning (Kavan et al. 2008, with their two-phase handling of scale) of one primitive from
@@ -29,8 +30,11 @@ import io.posekit.math.DualQuaternions;
  * A vertex whose blend is degenerate (real part summing to zero, only possible with negative weights) follows
  * its slot-0 joint alone. Everything is computed in double and stored as float.
  *
- * <p>Not thread-safe (two small scratch buffers, allocated with the job; {@link #run()} allocates nothing);
- * reuse one instance per thread.
+ * <p>Two kernels ({@link Kernels}): the scalar one vertex by vertex, and a Vector API one that blends and transforms
+ * four vertices at once, one per lane, with the same operations in the same order, so the same results bit for bit.
+ *
+ * <p>Not thread-safe (the kernel's scratch buffers, allocated with the job; {@link #run()} allocates nothing); reuse
+ * one instance per thread.
  */
 public final class DualQuaternionSkinningJob {
 
@@ -47,11 +51,11 @@ public final class DualQuaternionSkinningJob {
      * Required.
      */
     public float[] scales;
-    /** Destination positions, 3 per vertex (model space), or {@code null} when not wanted. */
     /** Mesh-space positions to skin instead of the primitive's (e.g. morphed), 3 per vertex, or {@code null}. */
     public float[] inPositions;
     /** Mesh-space normals to skin instead of the primitive's (e.g. morphed), 3 per vertex, or {@code null}. */
     public float[] inNormals;
+    /** Destination positions, 3 per vertex (model space), or {@code null} when not wanted. */
     public float[] outPositions;
     /**
      * Destination normals, 3 per vertex (model space, unit length or zero), or {@code null}; ignored when the
@@ -64,9 +68,22 @@ public final class DualQuaternionSkinningJob {
      */
     public float[] outTangents;
 
-    // the vertex's blended dual quaternion, and a transformed point or direction
-    private final double[] blended = new double[DualQuaternions.STRIDE];
-    private final double[] out3 = new double[3];
+    private final DualQuaternionBlendKernel kernel;
+
+    /** A job on the kernel path selected for this JVM ({@link Kernels#selected()}). */
+    public DualQuaternionSkinningJob() {
+        this(Kernels.selected());
+    }
+
+    /**
+     * A job on the given kernel path (tests compare the two; the results are the same bit for bit).
+     *
+     * @throws IllegalStateException for {@link Kernels.Path#VECTOR} when {@code jdk.incubator.vector} is absent
+     */
+    public DualQuaternionSkinningJob(Kernels.Path path) {
+        kernel = Kernels.load(path, DualQuaternionBlendKernel.class,
+                "io.posekit.skinning.VectorDualQuaternionBlend", ScalarDualQuaternionBlend::new);
+    }
 
     /**
      * Whether the inputs are present and consistent: primitive, dual quaternions and scales set, the primitive
@@ -107,85 +124,14 @@ public final class DualQuaternionSkinningJob {
             throw new IllegalStateException("DualQuaternionSkinningJob inputs are missing or inconsistent");
         }
         final Primitive prim = primitive;
-        final float[] dqs = dualQuaternions;
-        final float[] sc = scales;
-        final int jointCount = Math.min(dqs.length / DualQuaternions.STRIDE, sc.length);
-        final int k = prim.influencesPerVertex();
-        final int[] joints = prim.joints();
-        final float[] weights = prim.weights();
         final float[] pos = inPositions != null ? inPositions : prim.positions();
         final float[] nrm = prim.normals() == null ? null : inNormals != null ? inNormals : prim.normals();
         final float[] tan = prim.tangents();
-        final float[] outP = outPositions;
         final float[] outN = nrm == null ? null : outNormals;
         final float[] outT = tan == null ? null : outTangents;
-        if (outP == null && outN == null && outT == null) {
+        if (outPositions == null && outN == null && outT == null) {
             return;
         }
-        final double[] d = blended;
-        final double[] r = out3;
-        final int vertexCount = prim.vertexCount();
-        for (int v = 0; v < vertexCount; v++) {
-            final int base = v * k;
-            double sum = 0;
-            double scaleSum = 0;
-            for (int i = 0; i < k; i++) {
-                final float w = weights[base + i];
-                if (w == 0) {
-                    continue;
-                }
-                final int j = checkedJoint(joints, base, i, v, jointCount, sc);
-                sum += w;
-                scaleSum += w * sc[j];
-            }
-            final double scale;
-            if (sum != 0 && Double.isFinite(sum)
-                    && DualQuaternions.blend(dqs, joints, weights, base, k, d, 0)) {
-                scale = scaleSum / sum;
-            } else {
-                // as three.js normalizeSkinWeights (and SkinningJob): a vertex without usable weights follows
-                // its slot-0 joint; so does a degenerate blend, which only negative weights can produce
-                final int j = checkedJoint(joints, base, 0, v, jointCount, sc);
-                final int o = DualQuaternions.STRIDE * j;
-                for (int c = 0; c < DualQuaternions.STRIDE; c++) {
-                    d[c] = dqs[o + c];
-                }
-                scale = sc[j];
-            }
-            final int p3 = 3 * v;
-            final int p4 = 4 * v;
-            if (outP != null) {
-                // phase 1: the blended uniform scale in mesh space; phase 2: the blended rigid motion
-                DualQuaternions.transformPoint(d, 0, scale * pos[p3], scale * pos[p3 + 1], scale * pos[p3 + 2], r, 0);
-                outP[p3] = (float) r[0];
-                outP[p3 + 1] = (float) r[1];
-                outP[p3 + 2] = (float) r[2];
-            }
-            // the normal matrix of R·(s·I) is R/s: the rotation, flipped for a negative s, collapsed for s = 0
-            final double sign = Math.signum(scale);
-            if (outN != null) {
-                DualQuaternions.transformVector(d, 0, nrm[p3], nrm[p3 + 1], nrm[p3 + 2], r, 0);
-                SkinningJob.store3Normalized(sign * r[0], sign * r[1], sign * r[2], outN, p3);
-            }
-            if (outT != null) {
-                DualQuaternions.transformVector(d, 0, tan[p4], tan[p4 + 1], tan[p4 + 2], r, 0);
-                SkinningJob.store3Normalized(sign * r[0], sign * r[1], sign * r[2], outT, p4);
-                outT[p4 + 3] = tan[p4 + 3];
-            }
-        }
-    }
-
-    /** The joint of slot {@code slot} of vertex {@code vertex}, checked to have a usable dual quaternion. */
-    private static int checkedJoint(int[] joints, int base, int slot, int vertex, int jointCount, float[] scales) {
-        final int j = joints[base + slot];
-        if (j >= jointCount) {
-            throw new IllegalStateException("vertex " + vertex + " slot " + slot + " refers to joint " + j
-                    + " but there are only " + jointCount + " dual quaternions and scales");
-        }
-        if (Float.isNaN(scales[j])) {
-            throw new IllegalStateException("vertex " + vertex + " slot " + slot + " refers to joint " + j
-                    + ", which dual-quaternion skinning cannot represent (scale NaN: it was converted as unused)");
-        }
-        return j;
+        kernel.skin(prim, dualQuaternions, scales, pos, nrm, tan, outPositions, outN, outT);
     }
 }

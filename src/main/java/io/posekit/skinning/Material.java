@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * The surface of a primitive, format-neutral, in glTF's metallic-roughness terms: a base colour (linear RGBA
- * factor, optionally multiplied by a texture sampled with {@code TEXCOORD_0}), metallic and roughness factors,
+ * factor, optionally multiplied by a texture sampled with the texture coordinate set {@code baseColorTexCoord}), metallic and roughness factors,
  * an emissive colour, how alpha is used and whether back faces are drawn. Importers fill in what their format
  * states and leave the glTF defaults for the rest.
  *
@@ -20,9 +20,12 @@ import java.util.Objects;
  * @param alphaCutoff the {@link AlphaMode#MASK} threshold (default 0.5)
  * @param doubleSided whether back faces are drawn too
  * @param baseColorTexture the base colour image, or {@code null}
+ * @param baseColorTexCoord the texture coordinate set the base colour image is sampled with ({@code TEXCOORD_n}
+ *     of the primitive, glTF's {@code texCoord}; default 0), {@code ≥ 0}
  */
 public record Material(String name, float[] baseColorFactor, float metallicFactor, float roughnessFactor,
-        float[] emissiveFactor, AlphaMode alphaMode, float alphaCutoff, boolean doubleSided, Texture baseColorTexture) {
+        float[] emissiveFactor, AlphaMode alphaMode, float alphaCutoff, boolean doubleSided, Texture baseColorTexture,
+        int baseColorTexCoord) {
 
     /** How a material's alpha is used (glTF {@code alphaMode}). */
     public enum AlphaMode {
@@ -75,7 +78,7 @@ public record Material(String name, float[] baseColorFactor, float metallicFacto
 
     /** glTF's default material: white, fully metallic and rough, opaque, single-sided, no texture. */
     public static final Material DEFAULT = new Material(null, new float[] {1, 1, 1, 1}, 1, 1, new float[3],
-            AlphaMode.OPAQUE, 0.5f, false, null);
+            AlphaMode.OPAQUE, 0.5f, false, null, 0);
 
     public Material {
         baseColorFactor = checked(baseColorFactor, 4, "baseColorFactor").clone();
@@ -84,11 +87,14 @@ public record Material(String name, float[] baseColorFactor, float metallicFacto
         if (!Float.isFinite(metallicFactor) || !Float.isFinite(roughnessFactor) || !Float.isFinite(alphaCutoff)) {
             throw new IllegalArgumentException("material factors must be finite");
         }
+        if (baseColorTexCoord < 0) {
+            throw new IllegalArgumentException("baseColorTexCoord " + baseColorTexCoord + " is negative");
+        }
     }
 
     /** A default material with the given name, base colour and double-sidedness (the rest glTF defaults). */
     public static Material of(String name, float[] baseColorFactor, boolean doubleSided) {
-        return new Material(name, baseColorFactor, 1, 1, new float[3], AlphaMode.OPAQUE, 0.5f, doubleSided, null);
+        return new Material(name, baseColorFactor, 1, 1, new float[3], AlphaMode.OPAQUE, 0.5f, doubleSided, null, 0);
     }
 
     private static float[] checked(float[] v, int n, String what) {
@@ -116,7 +122,7 @@ public record Material(String name, float[] baseColorFactor, float metallicFacto
     /** A copy without the base colour texture. */
     public Material withoutTexture() {
         return baseColorTexture == null ? this : new Material(name, baseColorFactor, metallicFactor, roughnessFactor,
-                emissiveFactor, alphaMode, alphaCutoff, doubleSided, null);
+                emissiveFactor, alphaMode, alphaCutoff, doubleSided, null, 0);
     }
 
     /** Approximate heap footprint in bytes (the texture's bytes included). */
@@ -131,19 +137,20 @@ public record Material(String name, float[] baseColorFactor, float metallicFacto
                 && Float.compare(m.metallicFactor, metallicFactor) == 0 && Float.compare(m.roughnessFactor, roughnessFactor) == 0
                 && Arrays.equals(m.emissiveFactor, emissiveFactor) && m.alphaMode == alphaMode
                 && Float.compare(m.alphaCutoff, alphaCutoff) == 0 && m.doubleSided == doubleSided
-                && Objects.equals(m.baseColorTexture, baseColorTexture);
+                && Objects.equals(m.baseColorTexture, baseColorTexture) && m.baseColorTexCoord == baseColorTexCoord;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(name, Arrays.hashCode(baseColorFactor), metallicFactor, roughnessFactor,
-                Arrays.hashCode(emissiveFactor), alphaMode, alphaCutoff, doubleSided, baseColorTexture);
+                Arrays.hashCode(emissiveFactor), alphaMode, alphaCutoff, doubleSided, baseColorTexture, baseColorTexCoord);
     }
 
     @Override
     public String toString() {
         return "Material[" + name + ", baseColor " + Arrays.toString(baseColorFactor) + ", metallic " + metallicFactor
                 + ", roughness " + roughnessFactor + ", " + alphaMode + (doubleSided ? ", double-sided" : "")
-                + (baseColorTexture == null ? "" : ", " + baseColorTexture) + "]";
+                + (baseColorTexture == null ? "" : ", " + baseColorTexture
+                        + (baseColorTexCoord == 0 ? "" : " on TEXCOORD_" + baseColorTexCoord)) + "]";
     }
 }

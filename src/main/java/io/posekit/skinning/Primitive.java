@@ -17,8 +17,10 @@ import java.util.List;
  *       as stored (not renormalised; skinning normalises per vertex). Unused slots have weight 0.</li>
  *   <li>{@code morphTargets}: position/normal displacements applied before skinning ({@link MorphTargets}), or
  *       {@code null}; attached with {@link #withMorphTargets}.</li>
- *   <li>{@code texcoords}: {@code TEXCOORD_0}, 2 floats per vertex in glTF's convention, or {@code null}; and the
- *       {@link Material} the source assigns, or {@code null}. Neither takes part in posing.</li>
+ *   <li>{@code texcoords}: {@code TEXCOORD_0}, 2 floats per vertex in glTF's convention, or {@code null}; further
+ *       sets {@code TEXCOORD_1}, {@code TEXCOORD_2}, … attached with {@link #withFurtherTexcoords} (all of them are
+ *       {@link #texcoordSets()}); and the {@link Material} the source assigns, or {@code null}. None takes part in
+ *       posing.</li>
  *   <li>{@code colors}: {@code COLOR_0}, 4 floats per vertex (linear RGBA, 0–1; an RGB source has alpha 1), or
  *       {@code null}; attached with {@link #withColors}. It takes no part in posing either.</li>
  * </ul>
@@ -41,6 +43,8 @@ public final class Primitive {
     private final float[] texcoords;
     private final Material material;
     private final float[] colors;
+    /** {@code TEXCOORD_1}, {@code TEXCOORD_2}, …: empty when the primitive has at most one set. */
+    private final List<float[]> furtherTexcoords;
 
     /**
      * @param mode topology
@@ -117,10 +121,14 @@ public final class Primitive {
         this.material = material;
         this.morphTargets = null;
         this.colors = null;
+        this.furtherTexcoords = List.of();
     }
 
-    /** A copy of {@code base} with {@code morphTargets} and {@code colors} (shares every array of {@code base}). */
-    private Primitive(Primitive base, MorphTargets morphTargets, float[] colors) {
+    /**
+     * A copy of {@code base} with {@code morphTargets}, {@code colors} and {@code furtherTexcoords} (shares every
+     * array of {@code base}).
+     */
+    private Primitive(Primitive base, MorphTargets morphTargets, float[] colors, List<float[]> furtherTexcoords) {
         this.mode = base.mode;
         this.attributes = base.attributes;
         this.vertexCount = base.vertexCount;
@@ -135,6 +143,7 @@ public final class Primitive {
         this.material = base.material;
         this.morphTargets = morphTargets;
         this.colors = colors;
+        this.furtherTexcoords = furtherTexcoords;
     }
 
     /**
@@ -154,7 +163,42 @@ public final class Primitive {
                 }
             }
         }
-        return new Primitive(this, morphTargets, colors);
+        return new Primitive(this, morphTargets, colors, furtherTexcoords);
+    }
+
+    /**
+     * This primitive with {@code sets} as {@code TEXCOORD_1}, {@code TEXCOORD_2}, … ({@code TEXCOORD_0} stays
+     * {@link #texcoords()}; an empty list: no further sets), sharing all geometry.
+     *
+     * @param sets each 2 floats per vertex in glTF's convention (u right, v down from the image's top-left corner)
+     * @throws IllegalArgumentException when a set does not hold 2 floats per vertex, or there is no
+     *     {@code TEXCOORD_0} for them to follow (sets are numbered densely)
+     */
+    public Primitive withFurtherTexcoords(List<float[]> sets) {
+        if (!sets.isEmpty() && texcoords == null) {
+            throw new IllegalArgumentException("TEXCOORD_1 without TEXCOORD_0");
+        }
+        for (int i = 0; i < sets.size(); i++) {
+            if (sets.get(i).length != 2L * vertexCount) {
+                throw new IllegalArgumentException("TEXCOORD_" + (i + 1) + " length " + sets.get(i).length + " != 2 × "
+                        + vertexCount);
+            }
+        }
+        return new Primitive(this, morphTargets, colors, List.copyOf(sets));
+    }
+
+    /**
+     * Every texture coordinate set, {@code TEXCOORD_0} first, 2 floats per vertex each (shared storage); empty when
+     * the primitive has none.
+     */
+    public List<float[]> texcoordSets() {
+        if (texcoords == null) {
+            return List.of();
+        }
+        List<float[]> all = new java.util.ArrayList<>(1 + furtherTexcoords.size());
+        all.add(texcoords);
+        all.addAll(furtherTexcoords);
+        return java.util.Collections.unmodifiableList(all);
     }
 
     /** {@code COLOR_0}: 4 floats per vertex (linear RGBA), or {@code null} (shared storage). */
@@ -172,7 +216,7 @@ public final class Primitive {
             throw new IllegalArgumentException("morph targets for " + targets.vertexCount() + " vertices, but the "
                     + "primitive has " + vertexCount);
         }
-        return new Primitive(this, targets, colors);
+        return new Primitive(this, targets, colors, furtherTexcoords);
     }
 
     public PrimitiveMode mode() {
@@ -284,6 +328,7 @@ public final class Primitive {
                 + (tangents == null ? 0 : tangents.length) + (indices == null ? 0 : indices.length)
                 + joints.length + weights.length) + 48L * attributes.size()
                 + (morphTargets == null ? 0 : morphTargets.footprintBytes())
-                + (texcoords == null ? 0 : 4L * texcoords.length) + (colors == null ? 0 : 4L * colors.length);
+                + (texcoords == null ? 0 : 4L * texcoords.length) + (colors == null ? 0 : 4L * colors.length)
+                + furtherTexcoords.stream().mapToLong(set -> 16 + 4L * set.length).sum();
     }
 }

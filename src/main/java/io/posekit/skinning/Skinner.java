@@ -28,7 +28,7 @@ public final class Skinner {
     // jobs of the ranges after the first, for parallel skinning; created when first needed
     private SkinningJob[] helpers = new SkinningJob[0];
     private final SkinningDualQuaternionsJob toDualQuaternions = new SkinningDualQuaternionsJob();
-    private final DualQuaternionSkinningJob dualQuaternion = new DualQuaternionSkinningJob();
+    private final DualQuaternionSkinningJob dualQuaternion;
     private final Map<Primitive, boolean[]> usedJoints = new IdentityHashMap<>();
     private float[] dualQuaternions = new float[0];
     private float[] scales = new float[0];
@@ -46,6 +46,7 @@ public final class Skinner {
     public Skinner(Kernels.Path path) {
         this.path = path;
         this.linear = new SkinningJob(path);
+        this.dualQuaternion = new DualQuaternionSkinningJob(path);
     }
 
     /**

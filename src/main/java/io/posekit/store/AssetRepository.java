@@ -13,6 +13,9 @@ import io.posekit.asset.ClipBinding;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.Model;
 import io.posekit.asset.SourceFile;
+import io.posekit.retarget.RetargetReport;
+import io.posekit.retarget.RetargetRequest;
+import io.posekit.retarget.Retargeter;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -322,7 +325,7 @@ public final class AssetRepository {
         if (baseFiles == null) {
             return Optional.empty();
         }
-        int group = 1 + (int) baseFiles.stream().map(f -> clipGroup(f.name())).filter(g -> g > 0).distinct().count();
+        int group = nextGroup(baseFiles);
         List<SourceFile> combined = new ArrayList<>(baseFiles);
         for (SourceFile f : files) {
             combined.add(new SourceFile(CLIPS + group + "/" + f.name(), f.bytes()));
@@ -354,41 +357,151 @@ public final class AssetRepository {
     /** Where the files of added clips are stored: {@code clips/<k>/<name>}. */
     static final String CLIPS = "clips/";
 
-    /** The clip group of a stored file name ({@code clips/<k>/…} → k), or 0 for the asset's own files. */
-    private static int clipGroup(String name) {
-        if (!name.startsWith(CLIPS)) {
+    /**
+     * Where the files of a retargeting are stored: {@code retarget/<k>/source/<name>} for the source asset's stored
+     * files (its own groups included) and {@code retarget/<k>/request.json} for the request ({@link RetargetRequests}).
+     */
+    static final String RETARGET = "retarget/";
+
+    /** The number of the next group of a combined asset: groups of added clips and retargetings count together. */
+    private static int nextGroup(List<SourceFile> files) {
+        return 1 + (int) files.stream().map(f -> groupOf(f.name())).filter(g -> g > 0).distinct().count();
+    }
+
+    /** The prefix of the group a stored file belongs to ({@link #CLIPS} or {@link #RETARGET}), or null for its own. */
+    private static String groupPrefix(String name) {
+        return name.startsWith(CLIPS) ? CLIPS : name.startsWith(RETARGET) ? RETARGET : null;
+    }
+
+    /** The group of a stored file name ({@code clips/<k>/…} or {@code retarget/<k>/…} → k), or 0 for the asset's own. */
+    private static int groupOf(String name) {
+        String prefix = groupPrefix(name);
+        if (prefix == null) {
             return 0;
         }
-        int slash = name.indexOf('/', CLIPS.length());
+        int slash = name.indexOf('/', prefix.length());
         try {
-            return slash < 0 ? 0 : Integer.parseInt(name.substring(CLIPS.length(), slash));
+            return slash < 0 ? 0 : Integer.parseInt(name.substring(prefix.length(), slash));
         } catch (NumberFormatException e) {
             return 0;
         }
     }
 
     /**
-     * Imports stored files: the asset's own, then each group of added clips in order, bound by name. Runs on a
-     * parsing thread.
+     * Imports stored files: the asset's own, then each group in order: added clips bound by name, or a retargeting
+     * re-run on the stored source files (themselves parsed this way) with the stored request. Runs on a parsing
+     * thread.
      */
     private AssetImporters.Imported parseStored(List<SourceFile> files) {
         java.util.TreeMap<Integer, List<SourceFile>> groups = new java.util.TreeMap<>();
+        java.util.Map<Integer, String> kinds = new java.util.HashMap<>();
         List<SourceFile> own = new ArrayList<>();
         for (SourceFile f : files) {
-            int g = clipGroup(f.name());
+            int g = groupOf(f.name());
             if (g == 0) {
                 own.add(f);
             } else {
-                String rest = f.name().substring(f.name().indexOf('/', CLIPS.length()) + 1);
+                String prefix = groupPrefix(f.name());
+                kinds.put(g, prefix);
+                String rest = f.name().substring(f.name().indexOf('/', prefix.length()) + 1);
                 groups.computeIfAbsent(g, k -> new ArrayList<>()).add(new SourceFile(rest, f.bytes()));
             }
         }
         AssetImporters.Imported imported = parse(own, "reload");
         Model model = imported.model();
-        for (List<SourceFile> group : groups.values()) {
-            model = ClipBinding.bind(model, parse(group, "reload").model(), importers.limits().maxClips()).model();
+        for (java.util.Map.Entry<Integer, List<SourceFile>> group : groups.entrySet()) {
+            if (kinds.get(group.getKey()).equals(CLIPS)) {
+                model = ClipBinding.bind(model, parse(group.getValue(), "reload").model(), importers.limits().maxClips())
+                        .model();
+            } else {
+                model = retargetStored(model, group.getValue());
+            }
         }
         return new AssetImporters.Imported(model, imported.main());
+    }
+
+    /** Re-runs a stored retargeting onto {@code model}: the group's {@code request.json} and {@code source/…} files. */
+    private Model retargetStored(Model model, List<SourceFile> group) {
+        RetargetRequest request = null;
+        List<SourceFile> sourceFiles = new ArrayList<>();
+        for (SourceFile f : group) {
+            if (f.name().equals(RetargetRequests.FILE)) {
+                request = RetargetRequests.read(f.bytes());
+            } else if (f.name().startsWith(SOURCE)) {
+                sourceFiles.add(new SourceFile(f.name().substring(SOURCE.length()), f.bytes()));
+            }
+        }
+        if (request == null || sourceFiles.isEmpty()) {
+            throw ImportException.invalid("a stored retargeting lacks its request or its source files");
+        }
+        Model source = parseStored(sourceFiles).model();
+        return Retargeter.retarget(model, source, request, importers.limits().maxClips()).model();
+    }
+
+    private static final String SOURCE = "source/";
+
+    /**
+     * The result of a retargeting.
+     *
+     * @param asset the new asset: the target with the retargeted clips
+     * @param created whether it was stored now (false: the same retargeting existed)
+     * @param report what was paired and made
+     */
+    public record Retargeted(Loaded asset, boolean created, RetargetReport report) {
+    }
+
+    /**
+     * Retargets clips of a stored source asset onto a stored target asset ({@link Retargeter}), as a new asset: the
+     * target's files plus, under {@code retarget/<k>/}, the source's stored files and the request, so the new asset
+     * has its own content id and re-parses (after eviction or a restart) by running the same retargeting again; the
+     * target and source are untouched. The source may itself be a combined asset.
+     *
+     * @return the new asset, or empty when the target or the source does not exist
+     * @throws io.posekit.retarget.RetargetException when the request cannot be carried out (bad joint map, unknown
+     *     clip, nothing in common)
+     * @throws ImportException (too large) past the clip limit
+     * @throws CorruptAssetException when the target's or source's stored files no longer match their ids
+     */
+    public Optional<Retargeted> retarget(String targetId, String sourceId, RetargetRequest request) {
+        Optional<Loaded> target = find(targetId);
+        Optional<Loaded> source = find(sourceId);
+        if (target.isEmpty() || source.isEmpty()) {
+            return Optional.empty();
+        }
+        List<SourceFile> targetFiles = timed("read", () -> store.readFiles(targetId)).orElse(null);
+        List<SourceFile> sourceFiles = timed("read", () -> store.readFiles(sourceId)).orElse(null);
+        if (targetFiles == null || sourceFiles == null) {
+            return Optional.empty();
+        }
+        String prefix = RETARGET + nextGroup(targetFiles) + "/";
+        List<SourceFile> combined = new ArrayList<>(targetFiles);
+        for (SourceFile f : sourceFiles) {
+            combined.add(new SourceFile(prefix + SOURCE + f.name(), f.bytes()));
+        }
+        combined.add(new SourceFile(prefix + RetargetRequests.FILE, RetargetRequests.write(request)));
+        long size = combined.stream().mapToLong(SourceFile::size).sum();
+        String id = ContentId.of(combined);
+        Model targetModel = target.get().model();
+        Model sourceModel = source.get().model();
+        Retargeter.Result result = parsing.await(parsing.submit(ParsingPool.Kind.UPLOAD, () ->
+                Retargeter.retarget(targetModel, sourceModel, request, importers.limits().maxClips())));
+        Optional<Loaded> existing;
+        try {
+            existing = find(id);
+        } catch (CorruptAssetException damaged) {
+            existing = Optional.empty();
+        }
+        if (existing.isPresent()) {
+            return Optional.of(new Retargeted(existing.get(), false, result.report()));
+        }
+        StoredAsset original = target.get().meta();
+        List<StoredAsset.StoredFile> stored = ContentId.canonicalOrder(combined).stream()
+                .map(f -> new StoredAsset.StoredFile(f.name(), f.size())).toList();
+        StoredAsset meta = new StoredAsset(id, original.name(), original.format(), size, clock.instant(), stored);
+        StoredAsset saved = timed("commit", () -> store.save(meta, combined));
+        Loaded loaded = new Loaded(saved, result.model());
+        cache.put(id, CompletableFuture.completedFuture(loaded));
+        return Optional.of(new Retargeted(loaded, saved == meta, result.report()));
     }
 
     /** Imports {@code files}, timing it. Runs on a parsing thread. */

@@ -60,9 +60,11 @@ class ClipLayoutTest {
         assertThat(rotations.property()).isEqualTo(TrackProperty.ROTATION);
         assertThat(rotations.interpolation()).isEqualTo(Interpolation.LINEAR);
         assertThat(rotations.nodes()).containsExactly(0, 1);
-        // key 0 of node 0, key 0 of node 1, key 1 of node 0, …
-        assertThat(Arrays.copyOfRange(rotations.values(), 0, 12)).containsExactly(0, 1, 2, 3, 200, 201, 202, 203, 4,
-                5, 6, 7);
+        // LINEAR rotations component-major: key 0's x of node 0 and node 1, their y, z, w; then key 1's, …
+        assertThat(rotations.componentMajor()).isTrue();
+        assertThat(Arrays.copyOfRange(rotations.values(), 0, 12)).containsExactly(0, 200, 1, 201, 2, 202, 3, 203, 4,
+                204, 5, 205);
+        assertThat(rotations.index(1, 1, 2)).isEqualTo(8 + 2 * 2 + 1);
         assertThat(layout.group(1).nodes()).containsExactly(0);
         // a group of one track shares the track's array
         assertThat(layout.group(1).values()).isSameAs(t0.values());
@@ -189,9 +191,9 @@ class ClipLayoutTest {
                         assertThat(t.interpolation()).isEqualTo(group.interpolation());
                         int stride = group.stride();
                         for (int k = 0; k < t.keyCount(); k++) {
-                            assertThat(Arrays.copyOfRange(group.values(), (k * group.count() + i) * stride,
-                                    (k * group.count() + i + 1) * stride))
-                                    .containsExactly(Arrays.copyOfRange(t.values(), k * stride, (k + 1) * stride));
+                            for (int c = 0; c < stride; c++) {
+                                assertThat(group.values()[group.index(k, i, c)]).isEqualTo(t.values()[k * stride + c]);
+                            }
                         }
                     }
                 }

@@ -63,10 +63,11 @@ class AnimatedGltfTest {
         float[] weights = {0.2f, 0.2f, 0.2f, 0.2f, 0.2f, 0, 0, 0, /* */ 2, 0, 0, 0, 0, 0, 0, 0,
             /* */ 0.5f, 0.5f, 0, 0, 0, 0, 0, 0, /* */ 0, 0, 0, 0, 0, 0, 0, 0};
         Material red = new Material("Red", new float[] {1, 0, 0, 1}, 0, 0.5f, new float[3], Material.AlphaMode.OPAQUE,
-                0.5f, true, new Material.Texture(Material.Texture.PNG, PosedFixtures.png()));
+                0.5f, true, new Material.Texture(Material.Texture.PNG, PosedFixtures.png()), 0);
         return new Primitive(PrimitiveMode.TRIANGLES, List.of("POSITION"), positions, normals,
                 new float[] {2, 0, 0, -0.5f, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1}, new int[] {0, 1, 2, 2, 1, 3}, 8, joints,
-                weights, new float[] {0, 0, 1, 0, 0, 1, 1, 1}, red);
+                weights, new float[] {0, 0, 1, 0, 0, 1, 1, 1}, red)
+                .withFurtherTexcoords(List.of(new float[] {0.5f, 0.5f, 0.25f, 0.75f, 1, 2, -1, 0}));
     }
 
     static Primitive morphingTriangle() {
@@ -98,11 +99,13 @@ class AnimatedGltfTest {
     void writesTheNodeHierarchySkinsMeshesAndMaterials() {
         GlbFile f = GlbFile.parse(AnimatedGltf.of(model(), AnimatedGltf.Options.DEFAULT).glb());
         JsonNode json = f.json();
-        assertThat(json.get("scenes").get(0).get("nodes").toString()).isEqualTo("[0]");
-        assertThat(json.get("nodes").toString()).isEqualTo("[{\"name\":\"Root\",\"children\":[1],\"translation\":[0,1.0,0],"
-                + "\"mesh\":0,\"skin\":0},{\"name\":\"Arm\",\"children\":[2],\"translation\":[1.0,0,0],\"rotation\":[0,0,"
-                + S + "," + S + "]},{\"name\":\"Hand\",\"children\":[3],\"translation\":[1.0,0,0],\"mesh\":1,\"weights\":"
-                + "[0.25,0]},{\"name\":\"Tri\",\"mesh\":1,\"weights\":[0.25,0]}]");
+        // the skinned quad's node is Root, which has a transform: the quad goes onto a scene root of its own, without
+        // transform, as glTF recommends for skinned meshes
+        assertThat(json.get("scenes").get(0).get("nodes").toString()).isEqualTo("[0,3]");
+        assertThat(json.get("nodes").toString()).isEqualTo("[{\"name\":\"Root\",\"children\":[1],\"translation\":[0,1.0,0]},"
+                + "{\"name\":\"Arm\",\"children\":[2],\"translation\":[1.0,0,0],\"rotation\":[0,0,"
+                + S + "," + S + "]},{\"name\":\"Hand\",\"children\":[4],\"translation\":[1.0,0,0],\"mesh\":1,\"weights\":"
+                + "[0.25,0]},{\"name\":\"Quad\",\"mesh\":0,\"skin\":0},{\"name\":\"Tri\",\"mesh\":1,\"weights\":[0.25,0]}]");
         assertThat(json.get("skins").toString()).isEqualTo("[{\"name\":\"Body\",\"inverseBindMatrices\":"
                 + json.get("skins").get(0).get("inverseBindMatrices") + ",\"joints\":[1,2]}]");
         float[] ibm = f.floats(json.get("skins").get(0).get("inverseBindMatrices").asInt());
@@ -111,8 +114,10 @@ class AnimatedGltfTest {
         assertThat(json.get("meshes").size()).isEqualTo(2);
         assertThat(json.get("meshes").get(1).get("weights").toString()).isEqualTo("[0.25,0]");
         JsonNode quad = f.primitive(0, 0);
-        assertThat(quad.get("attributes").propertyNames()).containsExactly("POSITION", "NORMAL", "TEXCOORD_0", "TANGENT",
-                "JOINTS_0", "WEIGHTS_0");
+        assertThat(quad.get("attributes").propertyNames()).containsExactly("POSITION", "NORMAL", "TEXCOORD_0",
+                "TEXCOORD_1", "TANGENT", "JOINTS_0", "WEIGHTS_0");
+        assertThat(f.floats(quad.get("attributes").get("TEXCOORD_1").asInt()))
+                .containsExactly(0.5f, 0.5f, 0.25f, 0.75f, 1, 2, -1, 0);
         assertThat(f.floats(quad.get("attributes").get("NORMAL").asInt())).containsExactly(0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1);
         assertThat(f.floats(quad.get("attributes").get("TANGENT").asInt()))
                 .containsExactly(1, 0, 0, -1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1);
@@ -175,7 +180,7 @@ class AnimatedGltfTest {
         JsonNode wave = f.json().get("animations").get(0);
         assertThat(wave.get("name").asString()).isEqualTo("Wave");
         assertThat(wave.get("channels").toString()).isEqualTo("[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"rotation\"}},"
-                + "{\"sampler\":1,\"target\":{\"node\":2,\"path\":\"weights\"}},{\"sampler\":1,\"target\":{\"node\":3,"
+                + "{\"sampler\":1,\"target\":{\"node\":2,\"path\":\"weights\"}},{\"sampler\":1,\"target\":{\"node\":4,"
                 + "\"path\":\"weights\"}}]");
         JsonNode rotation = wave.get("samplers").get(0);
         assertThat(rotation.get("interpolation").asString()).isEqualTo("LINEAR");
@@ -219,7 +224,7 @@ class AnimatedGltfTest {
     void theRoundTripGivesTheSameSkinningMatricesAndVertices() {
         Model model = model();
         Model copy = RoundTrip.reimport(AnimatedGltf.of(model, AnimatedGltf.Options.DEFAULT).glb());
-        assertThat(copy.rig().names()).containsExactly("Root", "Arm", "Hand", "Tri");
+        assertThat(copy.rig().names()).containsExactly("Root", "Arm", "Hand", "Tri", "Quad");
         for (double t : new double[] {0, 0.25, 0.5, 1}) {
             float[] ma = MeshPoser.skinningMatrices(model.skins().getFirst(),
                     Pose.evaluate(model.rig(), model.clips().getFirst(), t).modelMatrices());

@@ -46,7 +46,7 @@ class GlbWriterTest {
     }
 
     static final Material RED = new Material("Red", new float[] {1, 0.25f, 0.1f, 0.75f}, 0.2f, 0.6f,
-            new float[] {0.5f, 0, 0}, Material.AlphaMode.MASK, 0.3f, true, new Material.Texture("image/png", png()));
+            new float[] {0.5f, 0, 0}, Material.AlphaMode.MASK, 0.3f, true, new Material.Texture("image/png", png()), 0);
     static final Material BLUE = Material.of("Blue", new float[] {0, 0, 1, 1}, false);
 
     private static Primitive prim(PrimitiveMode mode, float[] positions, float[] normals, int[] indices, float[] uv,
@@ -61,6 +61,38 @@ class GlbWriterTest {
 
     private static GlbWriter.PosedMesh mesh(String name, Primitive... prims) {
         return new GlbWriter.PosedMesh(name, List.of(prims), java.util.Arrays.stream(prims).map(GlbWriterTest::posed).toList());
+    }
+
+    @Test
+    void writesEveryTexcoordSetUpToTheFirstThatIsNotFinite() {
+        float[] uv1 = {0.5f, 0.5f, 0.25f, 0.25f, 1, 0, 0, 1};
+        float[] uv2 = {0, 0, 0, Float.NaN, 0, 0, 0, 0};
+        float[] uv3 = {1, 1, 1, 1, 1, 1, 1, 1};
+        Primitive quad = prim(PrimitiveMode.TRIANGLES, QUAD, null, QUAD_INDICES, QUAD_UV, RED)
+                .withFurtherTexcoords(List.of(uv1, uv2, uv3));
+        GlbFile f = GlbFile.parse(GlbWriter.write(List.of(mesh("Body", quad)), null));
+        JsonNode attributes = f.primitive(0, 0).get("attributes");
+        // TEXCOORD_2 has a NaN: it and TEXCOORD_3 after it are left out, the numbering stays dense
+        assertThat(attributes.propertyNames()).containsExactly("POSITION", "TEXCOORD_0", "TEXCOORD_1");
+        assertThat(f.floats(attributes.get("TEXCOORD_0").asInt())).containsExactly(QUAD_UV);
+        assertThat(f.floats(attributes.get("TEXCOORD_1").asInt())).containsExactly(uv1);
+        assertThat(f.accessor(attributes.get("TEXCOORD_1").asInt()).get("type").asString()).isEqualTo("VEC2");
+    }
+
+    @Test
+    void aTextureOnAFurtherSetKeepsItsTexCoordAndIsDroppedWhereTheSetIsMissing() {
+        Material onSet1 = new Material("Decal", new float[] {1, 1, 1, 1}, 0, 1, new float[3], Material.AlphaMode.OPAQUE,
+                0.5f, false, new Material.Texture("image/png", png()), 1);
+        Primitive two = prim(PrimitiveMode.TRIANGLES, QUAD, null, QUAD_INDICES, QUAD_UV, onSet1)
+                .withFurtherTexcoords(List.of(new float[] {0, 0, 1, 0, 0, 1, 1, 1}));
+        Primitive one = prim(PrimitiveMode.TRIANGLES, QUAD, null, QUAD_INDICES, QUAD_UV, onSet1);
+        GlbFile f = GlbFile.parse(GlbWriter.write(List.of(mesh("Two", two), mesh("One", one)), null));
+        JsonNode materials = f.json().get("materials");
+        assertThat(materials.size()).isEqualTo(2);
+        assertThat(materials.get(f.primitive(0, 0).get("material").asInt()).get("pbrMetallicRoughness").toString())
+                .isEqualTo("{\"metallicFactor\":0,\"baseColorTexture\":{\"index\":0,\"texCoord\":1}}");
+        assertThat(materials.get(f.primitive(1, 0).get("material").asInt()).get("pbrMetallicRoughness").toString())
+                .isEqualTo("{\"metallicFactor\":0}");
     }
 
     @Test

@@ -207,7 +207,7 @@ class GltfValidatorIT {
         Primitive p = new Primitive(PrimitiveMode.TRIANGLES, List.of("POSITION", "NORMAL", "TEXCOORD_0"), positions,
                 normals, null, indices, 0, new int[0], new float[0], uv,
                 new Material("Textured", new float[] {1, 1, 1, 1}, 0, 0.8f, new float[3], Material.AlphaMode.OPAQUE, 0.5f,
-                        false, new Material.Texture(Material.Texture.PNG, PosedFixtures.png())));
+                        false, new Material.Texture(Material.Texture.PNG, PosedFixtures.png()), 0));
         return mesh("Grid", List.of(p));
     }
 

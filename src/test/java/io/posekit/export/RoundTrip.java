@@ -48,6 +48,7 @@ final class RoundTrip {
         assertThat(copy.clips().stream().map(Clip::name).toList()).as("clips")
                 .isEqualTo(original.clips().stream().map(Clip::name).toList());
         assertThat(colours(copy)).as("vertex colours").isEqualTo(colours(original));
+        assertThat(texcoordSets(copy)).as("texture coordinate sets").isEqualTo(texcoordSets(original));
         List<Deviation> out = new ArrayList<>();
         out.add(deviation("rest", false, original, copy, null, null, List.of(0.0)));
         for (int c = 0; c < original.clips().size(); c++) {
@@ -73,6 +74,17 @@ final class RoundTrip {
         return model.meshes().stream().flatMap(m -> m.primitives().stream())
                 .filter(p -> p.colors() != null)
                 .map(p -> java.util.Arrays.hashCode(p.colors()))
+                .distinct().sorted().toList();
+    }
+
+    /**
+     * The distinct lists of texture coordinate sets of a model's primitives (every set, in order), as sorted content
+     * hashes: the same number of sets with the same bits give the same hash.
+     */
+    private static List<Integer> texcoordSets(Model model) {
+        return model.meshes().stream().flatMap(m -> m.primitives().stream())
+                .filter(p -> !p.texcoordSets().isEmpty())
+                .map(p -> p.texcoordSets().stream().mapToInt(java.util.Arrays::hashCode).boxed().toList().hashCode())
                 .distinct().sorted().toList();
     }
 
@@ -116,11 +128,23 @@ final class RoundTrip {
         return new Deviation(name, resampled, matrix, position);
     }
 
-    /** Every primitive of every instance posed (morphed, skinned or rigid), in instance order. */
+    /**
+     * Every primitive of every instance posed (morphed, skinned or rigid): the skinned instances' first, then the
+     * rigid ones', each in instance order. (The export puts a skinned mesh on a scene root of its own, after the
+     * rig's roots, so the copy lists it after the rigid instances of the rig; within each kind the order is kept.)
+     */
     private static List<PosedPrimitive> posed(Model model, Clip clip, double t, Pose pose) {
         MorphWeights weights = MorphWeights.evaluate(model.meshes(), clip, t);
         List<PosedPrimitive> out = new ArrayList<>();
-        for (int m = 0; m < model.meshes().size(); m++) {
+        List<Integer> order = new ArrayList<>();
+        for (boolean skinned : new boolean[] {true, false}) {
+            for (int m = 0; m < model.meshes().size(); m++) {
+                if (model.meshes().get(m).skinned() == skinned) {
+                    order.add(m);
+                }
+            }
+        }
+        for (int m : order) {
             var mesh = model.meshes().get(m);
             float[] skinning = mesh.skinned()
                     ? MeshPoser.skinningMatrices(model.skins().get(mesh.skin()), pose.modelMatrices()) : null;

@@ -67,7 +67,7 @@ class RasteriserTest {
             }
         }
         Material material = new Material("t", new float[] {1, 1, 1, 1}, 0, 1, new float[3],
-                Material.AlphaMode.OPAQUE, 0.5f, false, new Material.Texture(Material.Texture.PNG, png(16, 16, texels)));
+                Material.AlphaMode.OPAQUE, 0.5f, false, new Material.Texture(Material.Texture.PNG, png(16, 16, texels)), 0);
         RgbaImage image = rasteriser.render(List.of(quad(-1, -1, 1, 1, 0, material, false)), straightOn(1), 16, 16, 0);
         double light = facingLight();
         for (int by = 0; by < 4; by++) {

@@ -9,12 +9,15 @@ import io.posekit.clip.NodeTransformTrack;
 import io.posekit.clip.Curve;
 import io.posekit.clip.Track;
 import io.posekit.clip.TrackProperty;
+import io.posekit.math.Kernels;
 import io.posekit.math.Quaternions;
 import io.posekit.rig.Rig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@link SamplingJob} samples through the clip's {@link ClipLayout} and {@link GroupSampler}; the reference is the
@@ -218,10 +221,21 @@ class CompiledSamplingTest {
         return times.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
-    @Test
-    void theCompiledPathEqualsPerTrackSamplingBitForBitOnRandomClips() {
+    /** The kernel paths of this JVM: scalar, and the Vector API's when its module is present. */
+    static List<Kernels.Path> paths() {
+        return Kernels.vectorAvailable() ? List.of(Kernels.Path.SCALAR, Kernels.Path.VECTOR)
+                : List.of(Kernels.Path.SCALAR);
+    }
+
+    private static SlerpKernel slerpKernel(Kernels.Path path) {
+        return Kernels.load(path, SlerpKernel.class, "io.posekit.sampling.VectorSlerp", ScalarSlerp::new);
+    }
+
+    @ParameterizedTest
+    @MethodSource("paths")
+    void theCompiledPathEqualsPerTrackSamplingBitForBitOnRandomClips(Kernels.Path path) {
         SplittableRandom random = new SplittableRandom(19);
-        SamplingJob job = new SamplingJob();
+        SamplingJob job = new SamplingJob(path);
         for (int round = 0; round < 300; round++) {
             int nodes = 1 + random.nextInt(12);
             Rig rig = randomRig(nodes, random);
@@ -263,15 +277,16 @@ class CompiledSamplingTest {
                 double fraction = TrackSampler.fraction(times, Double.NaN, key);
                 assertThat(key).isZero();
                 for (int g = layout.firstGroup(b); g < layout.firstGroup(b + 1); g++) {
-                    GroupSampler.sample(layout.group(g), times, key, fraction, actual);
+                    GroupSampler.sample(layout.group(g), times, key, fraction, actual, new ScalarSlerp());
                 }
             }
             assertSamePose(actual, reference(rig, clip, Double.NaN), "round " + round);
         }
     }
 
-    @Test
-    void aFractionThatRoundsToOneGivesSlerpsEndpoint() {
+    @ParameterizedTest
+    @MethodSource("paths")
+    void aFractionThatRoundsToOneGivesSlerpsEndpoint(Kernels.Path path) {
         // t − t_k rounds up to t_{k+1} − t_k when t_k is far below t: the fraction is then exactly 1
         float[] times = {-16777216f, 0f};
         double t = -Double.MIN_VALUE;
@@ -292,7 +307,7 @@ class CompiledSamplingTest {
         Rig rig = randomRig(2, new SplittableRandom(1));
         Clip clip = Clip.of("edge", List.of(first, second));
         assertThat(clip.layout().group(0).count()).isEqualTo(2);
-        SamplingJob job = new SamplingJob();
+        SamplingJob job = new SamplingJob(path);
         job.rig = rig;
         job.clip = clip;
         job.time = t;
@@ -302,40 +317,54 @@ class CompiledSamplingTest {
         assertThat(job.output.rotations()).containsExactly(-b[0], -b[1], -b[2], -b[3], b[0], b[1], b[2], b[3]);
     }
 
-    @Test
-    void everySlerpBranchMatchesQuaternionsSlerp() {
-        // pairs of every angle, both signs of the dot, NaN: the inline series against Quaternions.slerp
+    @ParameterizedTest
+    @MethodSource("paths")
+    void everySlerpBranchMatchesQuaternionsSlerp(Kernels.Path path) {
+        // pairs of every angle, both signs of the dot, NaN: the inline series (scalar or four lanes) against
+        // Quaternions.slerp; 403 tracks so the vector kernel also has a tail, and a NaN among four
         SplittableRandom random = new SplittableRandom(3);
-        int count = 400;
+        int count = 403;
         float[] times = {0, 1};
-        float[] values = new float[8 * count];
+        float[] pairs = new float[8 * count]; // key 0 of every track, then key 1, four floats each
         for (int i = 0; i < count; i++) {
-            randomUnit(random, values, 4 * i);
+            randomUnit(random, pairs, 4 * i);
             double spread = new double[] {0.01, 0.3, 0.8, 2}[i % 4];
-            double x = values[4 * i] + spread * random.nextDouble(-1, 1);
-            double y = values[4 * i + 1] + spread * random.nextDouble(-1, 1);
-            double z = values[4 * i + 2] + spread * random.nextDouble(-1, 1);
-            double w = values[4 * i + 3] + spread * random.nextDouble(-1, 1);
+            double x = pairs[4 * i] + spread * random.nextDouble(-1, 1);
+            double y = pairs[4 * i + 1] + spread * random.nextDouble(-1, 1);
+            double z = pairs[4 * i + 2] + spread * random.nextDouble(-1, 1);
+            double w = pairs[4 * i + 3] + spread * random.nextDouble(-1, 1);
             double len = Math.sqrt(x * x + y * y + z * z + w * w) * (random.nextBoolean() ? 1 : -1);
             int o = 4 * (count + i);
-            values[o] = (float) (x / len);
-            values[o + 1] = (float) (y / len);
-            values[o + 2] = (float) (z / len);
-            values[o + 3] = (float) (w / len);
+            pairs[o] = (float) (x / len);
+            pairs[o + 1] = (float) (y / len);
+            pairs[o + 2] = (float) (z / len);
+            pairs[o + 3] = (float) (w / len);
         }
-        values[4 * count + 2] = Float.NaN;
+        pairs[4 * count + 2] = Float.NaN;
+        // the small spreads in a run of four, so the vector kernel takes its own branch there
+        for (int i = 200; i < 204; i++) {
+            System.arraycopy(pairs, 4 * i, pairs, 4 * (count + i), 4);
+            pairs[4 * (count + i) + (i & 3)] += 0.01f;
+        }
         int[] nodes = new int[count];
+        float[] values = new float[8 * count]; // component-major within each key, as the layout keeps LINEAR rotations
         for (int i = 0; i < count; i++) {
             nodes[i] = i;
+            for (int k = 0; k < 2; k++) {
+                for (int c = 0; c < 4; c++) {
+                    values[(4 * k + c) * count + i] = pairs[4 * (k * count + i) + c];
+                }
+            }
         }
         ClipLayout.Group group = new ClipLayout.Group(0, TrackProperty.ROTATION, Interpolation.LINEAR, 4, nodes,
                 values);
         LocalPose pose = new LocalPose(count);
         float[] expected = new float[4];
-        for (double s : new double[] {1e-9, 0.001, 0.25, 0.5, 0.7319, 0.999, 1 - 1e-12}) {
-            GroupSampler.sample(group, times, 0, s, pose);
+        SlerpKernel kernel = slerpKernel(path);
+        for (double s : new double[] {1e-9, 0.001, 0.25, 0.5, 0.7319, 0.999, 1 - 1e-12, 1}) {
+            GroupSampler.sample(group, times, 0, s, pose, kernel);
             for (int i = 0; i < count; i++) {
-                Quaternions.slerp(values, 4 * i, values, 4 * (count + i), s, expected, 0);
+                Quaternions.slerp(pairs, 4 * i, pairs, 4 * (count + i), s, expected, 0);
                 assertBitsEqual(java.util.Arrays.copyOfRange(pose.rotations(), 4 * i, 4 * i + 4), expected,
                         "pair " + i + " s " + s);
             }

@@ -62,6 +62,25 @@ class ModelFootprintTest {
     }
 
     @Test
+    void theFootprintOfAMeshWithThreeTexcoordSetsIsHonest() {
+        int vertices = GeneratedAssets.verticesForModelBytes(1 << 20);
+        io.posekit.asset.gltf.GltfBuilder b = GeneratedAssets.skinnedMeshBuilder(vertices, 11);
+        tools.jackson.databind.node.ObjectNode attributes = (tools.jackson.databind.node.ObjectNode)
+                b.json().get("meshes").get(0).get("primitives").get(0).get("attributes");
+        int n = vertices / 3 * 3;
+        for (int set = 0; set < 3; set++) {
+            float[] uv = new float[2 * n];
+            for (int i = 0; i < uv.length; i++) {
+                uv[i] = (i + set) % 7 / 7f;
+            }
+            attributes.put("TEXCOORD_" + set, b.addFloatAccessor(uv, "VEC2"));
+        }
+        String line = check("uv sets", List.of(new SourceFile("uv.glb", b.toGlb())));
+        assertThat(IMPORTERS.importUpload(List.of(new SourceFile("uv.glb", b.toGlb()))).model().meshes().getFirst()
+                .primitives().getFirst().texcoordSets()).as(line).hasSize(3);
+    }
+
+    @Test
     void theFootprintOfConformanceAssetsIsHonest() throws IOException {
         Path gltf = Path.of(System.getProperty("posekit.conformance.dir", "../shared/conformance"), "assets", "gltf");
         Assumptions.assumeTrue(Files.isDirectory(gltf), "no conformance assets at " + gltf);

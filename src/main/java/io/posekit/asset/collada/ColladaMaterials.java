@@ -81,7 +81,7 @@ final class ColladaMaterials {
                 break;
             }
         }
-        return new Material(name, base, 0, 1, emissive, Material.AlphaMode.OPAQUE, 0.5f, false, null);
+        return new Material(name, base, 0, 1, emissive, Material.AlphaMode.OPAQUE, 0.5f, false, null, 0);
     }
 
     /** The RGBA of a {@code <color>} child (clamped to 0..1; alpha 1 when absent), or {@code null}. */

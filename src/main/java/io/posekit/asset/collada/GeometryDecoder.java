@@ -3,6 +3,7 @@ package io.posekit.asset.collada;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
+import io.posekit.asset.VertexColors;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.PrimitiveMode;
 import java.util.ArrayList;
@@ -24,8 +25,11 @@ import java.util.TreeSet;
  * {@code TEXTANGENT}, {@code TEXBINORMAL} (only for the tangents' handedness), {@code COLOR} and anything else, each
  * at its {@code offset}. A vertex is a distinct tuple of all inputs' indices; vertices are numbered in order of
  * first appearance in the triangulated corners, so the output is stable. Every index is checked against its
- * source. The lowest {@code TEXCOORD} set is carried as {@code TEXCOORD_0} (v = 1 − t) and the element's
- * {@code material} symbol as a {@link ColladaMaterials material}.
+ * source. The {@code TEXCOORD} sets are carried by ascending {@code set} as {@code TEXCOORD_0}, {@code TEXCOORD_1}, …
+ * (v = 1 − t; a set whose source is not float with 2 or more components is left out with a warning) and the element's
+ * {@code material} symbol as a {@link ColladaMaterials material}; the lowest {@code COLOR} set (3 or 4 float
+ * components, RGB or RGBA) as {@code COLOR_0} under {@link VertexColors}' rule. A colour index takes part in the
+ * vertex's tuple like every input, so corners that differ only in colour become distinct vertices.
  */
 final class GeometryDecoder {
 
@@ -63,7 +67,11 @@ final class GeometryDecoder {
     static Primitive primitive(MeshPart part, List<String> attributes, int k, int[] joints, float[] weights) {
         try {
             return new Primitive(PrimitiveMode.TRIANGLES, attributes, part.positions(), part.normals(),
-                    part.tangents(), part.indices(), k, joints, weights, part.texcoords(), part.material());
+                    part.tangents(), part.indices(), k, joints, weights,
+                    part.texcoordSets().isEmpty() ? null : part.texcoordSets().getFirst(), part.material())
+                    .withFurtherTexcoords(part.texcoordSets().size() < 2 ? List.of()
+                            : part.texcoordSets().subList(1, part.texcoordSets().size()))
+                    .withColors(part.colors());
         } catch (IllegalArgumentException e) {
             throw ImportException.invalid(part.where() + ": " + e.getMessage());
         }
@@ -403,15 +411,33 @@ final class GeometryDecoder {
         if (binormal != null) {
             requireVector(binormal, where);
         }
-        Input texcoord = lowestSet(inputs, "TEXCOORD");
-        if (texcoord != null && (texcoord.source().kind() != Source.Kind.FLOAT || texcoord.source().components() < 2)) {
-            warnings.add(where + ": TEXCOORD " + texcoord.source().describe() + " is not a float_array source with 2"
-                    + " or more components; the texture coordinates are not carried");
-            texcoord = null;
+        List<Input> texcoordInputs = new ArrayList<>();
+        for (Input in : inputs) {
+            if (!in.semantic().equals("TEXCOORD")) {
+                continue;
+            }
+            if (in.source().kind() != Source.Kind.FLOAT || in.source().components() < 2) {
+                warnings.add(where + ": TEXCOORD " + in.source().describe() + " is not a float_array source with 2"
+                        + " or more components; the texture coordinates are not carried");
+            } else if (texcoordInputs.stream().noneMatch(t -> t.set() == in.set())) {
+                texcoordInputs.add(in);
+            }
+        }
+        // by ascending set (stable: of two inputs of one set, the first); dense glTF numbering from 0
+        texcoordInputs.sort(java.util.Comparator.comparingInt(Input::set));
+        Input color = lowestSet(inputs, "COLOR");
+        if (color != null && (color.source().kind() != Source.Kind.FLOAT || color.source().components() < 3)) {
+            warnings.add(where + ": COLOR " + color.source().describe() + " is not a float_array source with 3 (RGB)"
+                    + " or 4 (RGBA) components; the colours are not carried");
+            color = null;
         }
         budget.charge(unique, 4 * (4 + (normal == null ? 0 : 3) + (tangent == null ? 0 : 4)
-                + (texcoord == null ? 0 : 2)), where + " vertices");
-        float[] uv = texcoord == null ? null : new float[2 * unique];
+                + 2 * texcoordInputs.size() + (color == null ? 0 : 4)), where + " vertices");
+        List<float[]> uvs = new ArrayList<>();
+        for (int t = 0; t < texcoordInputs.size(); t++) {
+            uvs.add(new float[2 * unique]);
+        }
+        float[] rgba = color == null ? null : new float[4 * unique];
         float[] positions = new float[3 * unique];
         float[] normals = normal == null ? null : new float[3 * unique];
         float[] tangents = tangent == null ? null : new float[4 * unique];
@@ -430,11 +456,20 @@ final class GeometryDecoder {
                     normals[3 * v + c] = normal.source().f(ni, c);
                 }
             }
-            if (uv != null) {
+            for (int t = 0; t < uvs.size(); t++) {
                 // COLLADA's t runs up from the image's bottom edge, glTF's v down from its top
+                Input texcoord = texcoordInputs.get(t);
+                float[] uv = uvs.get(t);
                 int ui = p[base + texcoord.offset()];
                 uv[2 * v] = texcoord.source().f(ui, 0);
                 uv[2 * v + 1] = 1 - texcoord.source().f(ui, 1);
+            }
+            if (rgba != null) {
+                int ci = p[base + color.offset()];
+                for (int c = 0; c < 3; c++) {
+                    rgba[4 * v + c] = color.source().f(ci, c);
+                }
+                rgba[4 * v + 3] = color.source().components() > 3 ? color.source().f(ci, 3) : 1;
             }
             if (tangent != null) {
                 int ti = p[base + tangent.offset()];
@@ -463,7 +498,7 @@ final class GeometryDecoder {
             }
         }
         return new MeshPart(where, attributeNames(inputs, normal != null, tangent != null), positions, normals,
-                tangents, indices, control, uv, material);
+                tangents, indices, control, uvs, material, VertexColors.finiteOrWarn(rgba, where, warnings));
     }
 
     private static boolean sameTuple(int[] p, int a, int b, int[] offsets) {

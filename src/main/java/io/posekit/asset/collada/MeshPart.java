@@ -14,15 +14,19 @@ import java.util.List;
  * @param tangents 4 floats per vertex (w = handedness), or {@code null}
  * @param indices 3 per triangle
  * @param controlVertices per vertex, the index into the position source
- * @param texcoords the lowest {@code TEXCOORD} set, 2 floats per vertex in glTF's convention (v = 1 − t), or
- *     {@code null}
+ * @param texcoordSets the {@code TEXCOORD} sets by ascending {@code set}, 2 floats per vertex each in glTF's
+ *     convention (v = 1 − t); empty when there are none
  * @param material the element's material, or {@code null}
+ * @param colors the lowest {@code COLOR} set as linear RGBA, 4 floats per vertex (an RGB source gets alpha 1), or
+ *     {@code null}
  */
 record MeshPart(String where, List<String> attributes, float[] positions, float[] normals, float[] tangents,
-        int[] indices, int[] controlVertices, float[] texcoords, io.posekit.skinning.Material material) {
+        int[] indices, int[] controlVertices, List<float[]> texcoordSets, io.posekit.skinning.Material material,
+        float[] colors) {
 
     MeshPart {
         attributes = List.copyOf(attributes);
+        texcoordSets = List.copyOf(texcoordSets);
     }
 
     int vertexCount() {

@@ -3,6 +3,7 @@ package io.posekit.asset.fbx;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportWarnings;
+import io.posekit.asset.VertexColors;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,15 +16,18 @@ import java.util.List;
  *       control points, the last one of a polygon written as {@code ~index} (negative). Polygons are fan-triangulated
  *       ({@code 0, i, i+1}); polygons of fewer than three corners are skipped (warning), as is an unterminated last
  *       polygon's lack of a terminator (it is closed, with a warning).</li>
- *   <li>{@code LayerElementNormal} and {@code LayerElementUV} (the first of each) are read with
+ *   <li>{@code LayerElementNormal} (the first), every {@code LayerElementUV} (in file order) and
+ *       {@code LayerElementColor} (the first) are read with
  *       {@code MappingInformationType} {@code ByPolygonVertex}, {@code ByControlPoint} ({@code ByVertice},
  *       {@code ByVertex}), {@code ByPolygon} or {@code AllSame} and {@code ReferenceInformationType} {@code Direct} or
- *       {@code IndexToDirect} ({@code Index}), data in {@code Normals}/{@code UV}, indices in
- *       {@code NormalsIndex}/{@code UVIndex}. Other mappings ({@code ByEdge}) are ignored with a warning. The UVs are
- *       carried as {@code TEXCOORD_0} with V flipped to glTF's convention (v = 1 − V).</li>
- *   <li>Every polygon corner becomes the vertex of its (control point, normal, UV) tuple — equal values are one
- *       vertex — in order of first appearance; a vertex remembers its control point, so skin influences reach every
- *       vertex split from it. UVs only decide the split (posekit does not return them).</li>
+ *       {@code IndexToDirect} ({@code Index}), data in {@code Normals}/{@code UV}/{@code Colors}, indices
+ *       in {@code NormalsIndex}/{@code UVIndex}/{@code ColorIndex}. Other mappings ({@code ByEdge}) are ignored with a
+ *       warning. The UV layers are carried as {@code TEXCOORD_0}, {@code TEXCOORD_1}, … with V flipped to glTF's
+ *       convention (v = 1 − V); the colours (RGBA, 4 numbers each) as {@code COLOR_0} under
+ *       {@link VertexColors}' rule.</li>
+ *   <li>Every polygon corner becomes the vertex of its (control point, normal, every UV, colour) tuple — equal values
+ *       are one vertex — in order of first appearance; a vertex remembers its control point, so skin influences reach
+ *       every vertex split from it.</li>
  *   <li>The Model's geometric transform, when it is not the identity, is applied to the positions (and by its inverse
  *       transpose to the normals, renormalised) — so every consumer, skinned or not, sees the geometry where FBX puts
  *       it, and skins need no extra factor.</li>
@@ -48,15 +52,31 @@ final class FbxGeometry {
      * @param normals 3 floats per vertex, or {@code null}
      * @param controlPoints the control point of each vertex
      * @param indices 3 per triangle
-     * @param attributes the attributes read ({@code POSITION}, {@code NORMAL}, {@code TEXCOORD_0})
+     * @param attributes the attributes read ({@code POSITION}, {@code NORMAL}, {@code TEXCOORD_n}, {@code COLOR_0})
      * @param controlPointCount the number of control points
-     * @param texcoords the first UV layer, 2 floats per vertex in glTF's convention (v = 1 − V), or {@code null}
+     * @param texcoordSets the UV layers in file order (set 0 first), 2 floats per vertex in glTF's convention
+     *     (v = 1 − V); empty when there are none
+     * @param colors the first colour layer, linear RGBA, 4 floats per vertex, or {@code null}
      */
     record Mesh(float[] positions, float[] normals, int[] controlPoints, int[] indices, List<String> attributes,
-            int controlPointCount, float[] texcoords) {
+            int controlPointCount, List<float[]> texcoordSets, float[] colors) {
+
+        Mesh {
+            texcoordSets = List.copyOf(texcoordSets);
+        }
 
         int vertexCount() {
             return controlPoints.length;
+        }
+
+        /** {@code TEXCOORD_0}, or {@code null}. */
+        float[] texcoords() {
+            return texcoordSets.isEmpty() ? null : texcoordSets.getFirst();
+        }
+
+        /** {@code TEXCOORD_1}, {@code TEXCOORD_2}, … (empty when there are fewer than two sets). */
+        List<float[]> furtherTexcoords() {
+            return texcoordSets.size() < 2 ? List.of() : texcoordSets.subList(1, texcoordSets.size());
         }
     }
 
@@ -127,8 +147,18 @@ final class FbxGeometry {
         int controlPoints = vertices.length / 3;
         int[] pvi = indexNode.ints(0);
         int corners = pvi.length;
-        Layer normals = layer(geometry, "LayerElementNormal", "Normals", 3, warnings);
-        Layer uvs = layer(geometry, "LayerElementUV", "UV", 2, warnings);
+        Layer normals = layer(geometry, geometry.child("LayerElementNormal"), "Normals", 3, warnings);
+        List<Layer> uvs = new ArrayList<>();
+        for (FbxNode element : geometry.node().children("LayerElementUV")) {
+            Layer uv = layer(geometry, element, "UV", 2, warnings);
+            if (uv != null) {
+                uvs.add(uv);
+            }
+        }
+        Layer colors = layer(geometry, geometry.child("LayerElementColor"), "Colors", 4, warnings);
+        // the vertex key: control point, normal (3), each UV set (2), colour (4) — as float bits
+        int width = 4 + 2 * uvs.size() + (colors == null ? 0 : 4);
+        int colorAt = 4 + 2 * uvs.size();
 
         // per corner: its control point and polygon; polygons closed by a negative index
         budget.charge(corners, 4 * 11, where + " polygon vertices");
@@ -177,8 +207,10 @@ final class FbxGeometry {
             return null;
         }
 
-        // unique (control point, normal, uv) per corner, in order of first appearance
-        int[] keys = new int[6 * corners];
+        // unique (control point, normal, uvs, colour) per corner, in order of first appearance
+        // (the per-corner charge above covers a key of 6 ints; more UV layers or a colour widen it)
+        budget.charge((long) Math.max(0, width - 6) * corners, 4, where + " vertex keys");
+        int[] keys = new int[Math.toIntExact((long) width * corners)];
         int[] vertexOfCorner = new int[corners];
         int tableSize = Integer.highestOneBit(Math.max(4, corners * 2 - 1)) << 1;
         budget.charge(tableSize, 4, where + " vertex table");
@@ -196,7 +228,7 @@ final class FbxGeometry {
             }
             for (int c = first; c < end; c++) {
                 int cp = cornerPoint[c];
-                int o = 6 * unique;
+                int o = width * unique;
                 keys[o] = cp;
                 if (normals != null) {
                     int e = 3 * normals.element(c, cp, p, where);
@@ -204,15 +236,22 @@ final class FbxGeometry {
                         keys[o + 1 + k] = Float.floatToIntBits((float) normals.data()[e + k]);
                     }
                 }
-                if (uvs != null) {
-                    int e = 2 * uvs.element(c, cp, p, where);
-                    keys[o + 4] = Float.floatToIntBits((float) uvs.data()[e]);
-                    keys[o + 5] = Float.floatToIntBits((float) uvs.data()[e + 1]);
+                for (int u = 0; u < uvs.size(); u++) {
+                    Layer uv = uvs.get(u);
+                    int e = 2 * uv.element(c, cp, p, where);
+                    keys[o + 4 + 2 * u] = Float.floatToIntBits((float) uv.data()[e]);
+                    keys[o + 5 + 2 * u] = Float.floatToIntBits((float) uv.data()[e + 1]);
                 }
-                int slot = hash(keys, o) & (tableSize - 1);
+                if (colors != null) {
+                    int e = 4 * colors.element(c, cp, p, where);
+                    for (int k = 0; k < 4; k++) {
+                        keys[o + colorAt + k] = Float.floatToIntBits((float) colors.data()[e + k]);
+                    }
+                }
+                int slot = hash(keys, o, width) & (tableSize - 1);
                 int found = -1;
                 while (table[slot] >= 0) {
-                    if (Arrays.equals(keys, 6 * table[slot], 6 * table[slot] + 6, keys, o, o + 6)) {
+                    if (Arrays.equals(keys, width * table[slot], width * table[slot] + width, keys, o, o + width)) {
                         found = table[slot];
                         break;
                     }
@@ -227,14 +266,15 @@ final class FbxGeometry {
             }
         }
 
-        budget.charge(unique, 4 * ((normals == null ? 4 : 7) + (uvs == null ? 0 : 2)), where + " vertices");
+        budget.charge(unique, 4 * ((normals == null ? 4 : 7) + 2 * uvs.size() + (colors == null ? 0 : 4)),
+                where + " vertices");
         budget.charge(3L * triangles, 4, where + " triangle indices");
         float[] positions = new float[3 * unique];
         float[] outNormals = normals == null ? null : new float[3 * unique];
         int[] vertexPoint = new int[unique];
         double[] normalMatrix = geometric == null ? null : normalMatrix(geometric, where);
         for (int v = 0; v < unique; v++) {
-            int cp = keys[6 * v];
+            int cp = keys[width * v];
             vertexPoint[v] = cp;
             double x = vertices[3 * cp];
             double y = vertices[3 * cp + 1];
@@ -272,19 +312,32 @@ final class FbxGeometry {
                 outNormals[3 * v + 2] = (float) nz;
             }
         }
-        float[] texcoords = uvs == null ? null : new float[2 * unique];
-        for (int v = 0; texcoords != null && v < unique; v++) {
-            // the vertex key holds the corner's UV as float bits; FBX's V runs up, glTF's v down
-            float u = Float.intBitsToFloat(keys[6 * v + 4]);
-            float w = 1 - Float.intBitsToFloat(keys[6 * v + 5]);
-            if (!Float.isFinite(u) || !Float.isFinite(w)) {
-                warnings.add(where + ": UV of vertex " + v + " is not finite; the texture coordinates are not carried");
-                texcoords = null;
-                break;
+        List<float[]> texcoordSets = new ArrayList<>();
+        sets:
+        for (int set = 0; set < uvs.size(); set++) {
+            float[] texcoords = new float[2 * unique];
+            for (int v = 0; v < unique; v++) {
+                // the vertex key holds the corner's UV as float bits; FBX's V runs up, glTF's v down
+                float u = Float.intBitsToFloat(keys[width * v + 4 + 2 * set]);
+                float w = 1 - Float.intBitsToFloat(keys[width * v + 5 + 2 * set]);
+                if (!Float.isFinite(u) || !Float.isFinite(w)) {
+                    // the sets are numbered densely: a later set cannot move up into this one's place
+                    warnings.add(where + ": UV of vertex " + v + " in " + uvs.get(set).what() + " is not finite; the"
+                            + " texture coordinates of it and later UV layers are not carried");
+                    break sets;
+                }
+                texcoords[2 * v] = u;
+                texcoords[2 * v + 1] = w;
             }
-            texcoords[2 * v] = u;
-            texcoords[2 * v + 1] = w;
+            texcoordSets.add(texcoords);
         }
+        float[] rgba = colors == null ? null : new float[4 * unique];
+        for (int v = 0; rgba != null && v < unique; v++) {
+            for (int k = 0; k < 4; k++) {
+                rgba[4 * v + k] = Float.intBitsToFloat(keys[width * v + colorAt + k]);
+            }
+        }
+        rgba = VertexColors.finiteOrWarn(rgba, where, warnings);
         int[] indices = new int[3 * triangles];
         int t = 0;
         for (int p = 0; p < polygonCount; p++) {
@@ -299,10 +352,13 @@ final class FbxGeometry {
         if (normals != null) {
             attributes.add("NORMAL");
         }
-        if (uvs != null) {
-            attributes.add("TEXCOORD_0");
+        for (int set = 0; set < uvs.size(); set++) {
+            attributes.add("TEXCOORD_" + set);
         }
-        return new Mesh(positions, outNormals, vertexPoint, indices, attributes, controlPoints, texcoords);
+        if (colors != null) {
+            attributes.add("COLOR_0");
+        }
+        return new Mesh(positions, outNormals, vertexPoint, indices, attributes, controlPoints, texcoordSets, rgba);
     }
 
     /** The polygon holding {@code corner}: the last one starting at or before it. */
@@ -320,9 +376,9 @@ final class FbxGeometry {
         return lo;
     }
 
-    private static int hash(int[] keys, int o) {
+    private static int hash(int[] keys, int o, int width) {
         int h = 0x9E3779B9;
-        for (int i = o; i < o + 6; i++) {
+        for (int i = o; i < o + width; i++) {
             h = (h ^ keys[i]) * 0x01000193;
             h ^= h >>> 15;
         }
@@ -352,14 +408,13 @@ final class FbxGeometry {
         return out;
     }
 
-    /** The first layer element called {@code name}, or {@code null} when absent or not usable (warned). */
-    private static Layer layer(FbxScene.FbxObject geometry, String name, String arrayName, int components,
+    /** The layer element {@code e} (or {@code null}), or {@code null} when absent or not usable (warned). */
+    private static Layer layer(FbxScene.FbxObject geometry, FbxNode e, String arrayName, int components,
             ImportWarnings warnings) {
-        FbxNode e = geometry.child(name);
         if (e == null) {
             return null;
         }
-        String what = name + " " + (e.properties().isEmpty() ? "0" : e.property(0));
+        String what = e.name() + " " + (e.properties().isEmpty() ? "0" : e.property(0));
         String where = geometry.label();
         FbxNode mappingNode = e.child("MappingInformationType");
         FbxNode referenceNode = e.child("ReferenceInformationType");
@@ -392,13 +447,15 @@ final class FbxGeometry {
             case "Direct" -> {
             }
             case "IndexToDirect", "Index" -> {
-                FbxNode indexNode = e.child(arrayName + "Index");
+                // the SDK writes NormalsIndex, UVIndex and ColorIndex (some exporters NormalIndex)
+                String indexName = arrayName.equals("Colors") ? "ColorIndex" : arrayName + "Index";
+                FbxNode indexNode = e.child(indexName);
                 if (indexNode == null && arrayName.equals("Normals")) {
                     indexNode = e.child("NormalIndex");
                 }
                 if (indexNode == null) {
-                    throw ImportException.invalid(where + ": " + what + " is IndexToDirect but has no '" + arrayName
-                            + "Index' array");
+                    throw ImportException.invalid(where + ": " + what + " is IndexToDirect but has no '" + indexName
+                            + "' array");
                 }
                 index = indexNode.ints(0);
             }

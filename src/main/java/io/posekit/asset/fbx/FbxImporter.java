@@ -116,7 +116,8 @@ public final class FbxImporter implements AssetImporter {
                 Primitive primitive = geometric == null ? rigid.get(geometry.id()) : null;
                 if (primitive == null) {
                     primitive = new Primitive(PrimitiveMode.TRIANGLES, mesh.attributes(), mesh.positions(),
-                            mesh.normals(), null, mesh.indices(), 0, new int[0], new float[0], mesh.texcoords(), null);
+                            mesh.normals(), null, mesh.indices(), 0, new int[0], new float[0], mesh.texcoords(), null)
+                            .withFurtherTexcoords(mesh.furtherTexcoords()).withColors(mesh.colors());
                     if (geometric == null) {
                         rigid.put(geometry.id(), primitive);
                     }

@@ -341,7 +341,8 @@ final class FbxSkin {
             attributes.add("WEIGHTS_" + s);
         }
         Primitive primitive = new Primitive(PrimitiveMode.TRIANGLES, attributes, mesh.positions(), mesh.normals(), null,
-                mesh.indices(), k, vertexJoints, vertexWeights, mesh.texcoords(), null);
+                mesh.indices(), k, vertexJoints, vertexWeights, mesh.texcoords(), null)
+                .withFurtherTexcoords(mesh.furtherTexcoords()).withColors(mesh.colors());
         return new Skinned(new ImportScene.Skin(skin.name(), jointNodes, ibm), primitive);
     }
 

@@ -87,6 +87,7 @@ final class MaterialDecoder {
         float metallic = 1;
         float roughness = 1;
         Material.Texture texture = null;
+        int texCoord = 0;
         JsonNode pbr = Json.optObject(m, "pbrMetallicRoughness", where);
         if (pbr != null) {
             String pw = where + " pbrMetallicRoughness";
@@ -100,6 +101,7 @@ final class MaterialDecoder {
             if (info != null) {
                 try {
                     texture = texture(info, pw + " baseColorTexture");
+                    texCoord = texture == null ? 0 : Json.optInt(info, "texCoord", 0, pw + " baseColorTexture");
                 } catch (ImportException e) {
                     budget.checkTimeNow();
                     if (e.kind() != ImportException.Kind.INVALID) {
@@ -126,16 +128,16 @@ final class MaterialDecoder {
             throw ImportException.invalid(where + ": alphaCutoff " + cutoff + " is negative");
         }
         boolean doubleSided = Json.optBoolean(m, "doubleSided", false, where);
-        return new Material(name, baseColor, metallic, roughness, emissive, alphaMode, cutoff, doubleSided, texture);
+        return new Material(name, baseColor, metallic, roughness, emissive, alphaMode, cutoff, doubleSided, texture,
+                texCoord);
     }
 
     /** The image of a texture info, or {@code null} (with a warning) when it cannot be carried. */
     private Material.Texture texture(JsonNode info, String where) {
         int textureIndex = Json.reqInt(info, "index", where);
         int texCoord = Json.optInt(info, "texCoord", 0, where);
-        if (texCoord != 0) {
-            warnings.add(where + " samples TEXCOORD_" + texCoord + "; only TEXCOORD_0 is carried, so the texture is not");
-            return null;
+        if (texCoord < 0) {
+            throw ImportException.invalid(where + ": texCoord " + texCoord + " is negative");
         }
         JsonNode texture = doc.element("textures", textureIndex, "texture");
         String tw = "texture " + textureIndex;

@@ -4,6 +4,7 @@ import io.posekit.asset.ImportLimits;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportWarnings;
+import io.posekit.asset.VertexColors;
 import io.posekit.skinning.MorphTargets;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.PrimitiveMode;
@@ -22,7 +23,8 @@ import tools.jackson.databind.JsonNode;
  * {@code indices} must be below the vertex count; {@code JOINTS_n}/{@code WEIGHTS_n} must come in pairs
  * numbered contiguously from 0 and are packed into 4 influence slots per set (weights exactly as stored).
  *
- * <p>{@code TEXCOORD_0} (VEC2) and {@code COLOR_0} (as RGBA) are carried, and the primitive's material when a {@link MaterialDecoder} is given.
+ * <p>{@code TEXCOORD_0}, {@code TEXCOORD_1}, … (VEC2; every set numbered densely from 0, up to the first that is
+ * missing or not finite) and {@code COLOR_0} (as RGBA) are carried, and the primitive's material when a {@link MaterialDecoder} is given.
  *
  * <p>Morph targets ({@code targets}) become the primitive's {@link MorphTargets}: per target its {@code POSITION}
  * and {@code NORMAL} displacements (VEC3, float or quantized, sparse allowed), each with exactly as many elements
@@ -43,7 +45,7 @@ final class MeshDecoder {
         this(doc, accessors, budget, warnings, null);
     }
 
-    /** A decoder that also reads {@code TEXCOORD_0} and, through {@code materials} (or not when {@code null}), materials. */
+    /** A decoder that also reads the {@code TEXCOORD_n} sets and, through {@code materials} (or not when {@code null}), materials. */
     MeshDecoder(GltfDocument doc, AccessorReader accessors, DecodeBudget budget, ImportWarnings warnings,
             MaterialDecoder materials) {
         this.materials = materials;
@@ -257,28 +259,35 @@ final class MeshDecoder {
             }
         }
         try {
+            List<float[]> uvs = texcoordSets(attributes, names, where);
             return new Primitive(mode, names, positions, normals, tangents, indices, k, packedJoints, packedWeights,
-                    texcoords(attributes, names, where), materials == null ? null : materials.forPrimitive(prim, where))
+                    uvs.isEmpty() ? null : uvs.getFirst(), materials == null ? null : materials.forPrimitive(prim, where))
+                    .withFurtherTexcoords(uvs.size() < 2 ? List.of() : uvs.subList(1, uvs.size()))
                     .withColors(colors(attributes, names, where));
         } catch (IllegalArgumentException e) {
             throw ImportException.invalid(where + ": " + e.getMessage());
         }
     }
 
-    /** {@code TEXCOORD_0} as floats (2 per vertex), or {@code null} when absent or not finite (with a warning). */
-    private float[] texcoords(JsonNode attributes, List<String> names, String where) {
-        if (!names.contains("TEXCOORD_0")) {
-            return null;
-        }
-        float[] uv = accessors.floats(attribute(attributes, "TEXCOORD_0", where));
-        for (int i = 0; i < uv.length; i++) {
-            if (!Float.isFinite(uv[i])) {
-                warnings.add(where + ": TEXCOORD_0 of vertex " + i / 2 + " is not finite; the texture coordinates"
-                        + " are not carried");
-                return null;
+    /**
+     * {@code TEXCOORD_0}, {@code TEXCOORD_1}, … as floats (2 per vertex each), in order while present; a set with a
+     * value that is not finite ends the list (with a warning), because the sets after it cannot take its number.
+     */
+    private List<float[]> texcoordSets(JsonNode attributes, List<String> names, String where) {
+        List<float[]> sets = new ArrayList<>();
+        for (int set = 0; names.contains("TEXCOORD_" + set); set++) {
+            String name = "TEXCOORD_" + set;
+            float[] uv = accessors.floats(attribute(attributes, name, where));
+            for (int i = 0; i < uv.length; i++) {
+                if (!Float.isFinite(uv[i])) {
+                    warnings.add(where + ": " + name + " of vertex " + i / 2 + " is not finite; the texture coordinates"
+                            + (set == 0 ? "" : " of it and later sets") + " are not carried");
+                    return sets;
+                }
             }
+            sets.add(uv);
         }
-        return uv;
+        return sets;
     }
 
     /**
@@ -303,13 +312,7 @@ final class MeshDecoder {
                 rgba[4 * v + 3] = 1;
             }
         }
-        for (int i = 0; i < rgba.length; i++) {
-            if (!Float.isFinite(rgba[i])) {
-                warnings.add(where + ": COLOR_0 of vertex " + i / 4 + " is not finite; the colours are not carried");
-                return null;
-            }
-        }
-        return rgba;
+        return VertexColors.finiteOrWarn(rgba, where, warnings);
     }
 
     /** The accessor of attribute {@code name}, checked for the attribute's semantic (custom ones unchecked). */

@@ -5,6 +5,7 @@ import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportLimits;
 import io.posekit.asset.ImportScene;
+import io.posekit.asset.VertexColors;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.PrimitiveMode;
 import java.util.ArrayList;
@@ -21,8 +22,9 @@ import java.util.List;
  * BLENDINDEXES and BLENDWEIGHTS (the same number s of components; k = 4·⌈s/4⌉ influence slots per vertex), in
  * any of the nine IQM component formats. Positions, normals and tangents are read as stored (integers
  * unconverted, no normalisation); blend weights of integer formats are normalised (UBYTE / 255, the usual case)
- * and never renormalised to sum 1. TEXCOORD (its first two components) is carried as TEXCOORD_0; COLOR and custom
- * arrays are bounds-checked but not decoded. A second
+ * and never renormalised to sum 1. TEXCOORD (its first two components) is carried as TEXCOORD_0; COLOR (3 or 4
+ * components, RGB or RGBA; integer formats normalised, UBYTE / 255 the usual case, floats as stored) as COLOR_0
+ * under {@link VertexColors}' rule; custom arrays are bounds-checked but not decoded. A second
  * array of a type is ignored with a warning.
  *
  * <p>Triangle winding: IQM's front faces are clockwise (Quake convention); each triangle {@code (a, b, c)} is
@@ -126,7 +128,13 @@ final class IqmMeshDecoder {
             attributes.add("TEXCOORD_0");
         }
         if (byType[VertexArray.COLOR] != null) {
-            attributes.add("COLOR_0");
+            if (byType[VertexArray.COLOR].size() < 3) {
+                warnings.add(byType[VertexArray.COLOR].describe() + " has fewer than 3 components (RGB); the colours"
+                        + " are not carried");
+                byType[VertexArray.COLOR] = null;
+            } else {
+                attributes.add("COLOR_0");
+            }
         }
         if (byType[VertexArray.BLENDINDEXES] != null) {
             for (int s = 0; s < (byType[VertexArray.BLENDINDEXES].size() + 3) / 4; s++) {
@@ -187,7 +195,7 @@ final class IqmMeshDecoder {
         Primitive primitive;
         try {
             primitive = new Primitive(PrimitiveMode.TRIANGLES, attributes, positions, normals, tangents, indices, k,
-                    joints, weights, texcoords(firstVertex, n, where), null);
+                    joints, weights, texcoords(firstVertex, n, where), null).withColors(colors(firstVertex, n, where));
         } catch (IllegalArgumentException e) {
             throw ImportException.invalid(where + ": " + e.getMessage());
         }
@@ -239,6 +247,30 @@ final class IqmMeshDecoder {
             warnings.add(e.getMessage() + "; the texture coordinates are not carried");
             return null;
         }
+    }
+
+    /**
+     * The COLOR array as linear RGBA (alpha 1 when only RGB is stored; integer formats normalised, e.g. UBYTE / 255),
+     * or {@code null} when there is none or a value is not finite (with a warning).
+     */
+    private float[] colors(long firstVertex, int n, String where) {
+        VertexArray array = byType[VertexArray.COLOR];
+        if (array == null) {
+            return null;
+        }
+        budget.charge(4L * n, 4, where + " colours");
+        float[] out = new float[4 * n];
+        int stored = Math.min(4, array.size());
+        for (int v = 0; v < n; v++) {
+            budget.checkTime();
+            for (int c = 0; c < stored; c++) {
+                out[4 * v + c] = (float) array.normalized(file, firstVertex + v, c);
+            }
+            if (stored == 3) {
+                out[4 * v + 3] = 1;
+            }
+        }
+        return VertexColors.finiteOrWarn(out, where, warnings);
     }
 
     private int[] triangles(long firstVertex, int n, long firstTriangle, int count, String where) {

@@ -4,6 +4,7 @@ import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportLimits;
+import io.posekit.asset.VertexColors;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.PrimitiveMode;
 import java.util.ArrayList;
@@ -114,27 +115,49 @@ final class MeshAssembler {
     }
 
     /**
-     * The first MeshTextureCoords per vertex (they share the position index; .x's top-left origin is glTF's), or
-     * {@code null} when there are none or one is not finite (with a warning).
+     * Every MeshTextureCoords per vertex, in file order (they share the position index; .x's top-left origin is
+     * glTF's), up to the first set with a value that is not finite (with a warning: the sets after it cannot take
+     * its number).
      */
-    private static float[] texcoords(XDocument.Mesh m, Geometry g, DecodeBudget budget, ImportWarnings warnings) {
-        if (m.texcoords == null) {
+    private static List<float[]> texcoordSets(XDocument.Mesh m, Geometry g, DecodeBudget budget,
+            ImportWarnings warnings) {
+        int n = g.vertexCount();
+        List<float[]> out = new ArrayList<>();
+        for (int s = 0; s < m.texcoordSets.size(); s++) {
+            float[] stored = m.texcoordSets.get(s);
+            budget.charge(2L * n, 4, m.where + " texture coordinates");
+            float[] uv = new float[2 * n];
+            for (int v = 0; v < n; v++) {
+                int p = g.vertexPosition()[v];
+                uv[2 * v] = stored[2 * p];
+                uv[2 * v + 1] = stored[2 * p + 1];
+                if (!Float.isFinite(uv[2 * v]) || !Float.isFinite(uv[2 * v + 1])) {
+                    warnings.add(m.where + ": texture coordinate " + p + (s == 0 ? "" : " of set " + s) + " is not"
+                            + " finite; the texture coordinates" + (s == 0 ? "" : " of it and later sets")
+                            + " are not carried");
+                    return out;
+                }
+            }
+            out.add(uv);
+        }
+        return out;
+    }
+
+    /**
+     * The MeshVertexColors per vertex (they share the position index, so they never split a vertex), or {@code null}
+     * when there are none or one is not finite (with a warning, {@link VertexColors}).
+     */
+    private static float[] colors(XDocument.Mesh m, Geometry g, DecodeBudget budget, ImportWarnings warnings) {
+        if (m.colors == null) {
             return null;
         }
         int n = g.vertexCount();
-        budget.charge(2L * n, 4, m.where + " texture coordinates");
-        float[] out = new float[2 * n];
+        budget.charge(4L * n, 4, m.where + " vertex colours");
+        float[] out = new float[4 * n];
         for (int v = 0; v < n; v++) {
-            int p = g.vertexPosition()[v];
-            out[2 * v] = m.texcoords[2 * p];
-            out[2 * v + 1] = m.texcoords[2 * p + 1];
-            if (!Float.isFinite(out[2 * v]) || !Float.isFinite(out[2 * v + 1])) {
-                warnings.add(m.where + ": texture coordinate " + p + " is not finite; the texture coordinates are not"
-                        + " carried");
-                return null;
-            }
+            System.arraycopy(m.colors, 4 * g.vertexPosition()[v], out, 4 * v, 4);
         }
-        return out;
+        return VertexColors.finiteOrWarn(out, m.where, warnings);
     }
 
     /**
@@ -149,8 +172,11 @@ final class MeshAssembler {
         if (g.normals() != null) {
             attributes.add("NORMAL");
         }
-        for (int s = 0; s < m.textureCoordinateSets; s++) {
+        for (int s = 0; s < m.texcoordSets.size(); s++) {
             attributes.add("TEXCOORD_" + s);
+        }
+        if (m.colors != null) {
+            attributes.add("COLOR_0");
         }
         int k = 0;
         int[] joints = new int[0];
@@ -191,8 +217,11 @@ final class MeshAssembler {
             }
         }
         try {
+            List<float[]> uvs = texcoordSets(m, g, budget, warnings);
             return new Primitive(PrimitiveMode.TRIANGLES, attributes, g.positions(), g.normals(), null, g.indices(), k,
-                    joints, weights, texcoords(m, g, budget, warnings), null);
+                    joints, weights, uvs.isEmpty() ? null : uvs.getFirst(), null)
+                    .withFurtherTexcoords(uvs.size() < 2 ? List.of() : uvs.subList(1, uvs.size()))
+                    .withColors(colors(m, g, budget, warnings));
         } catch (IllegalArgumentException e) {
             throw ImportException.invalid(m.where + ": " + e.getMessage());
         }

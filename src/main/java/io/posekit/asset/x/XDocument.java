@@ -54,9 +54,10 @@ final class XDocument {
         float[] normals;
         /** MeshNormals face indices, parallel to {@link #faceIndices}, or {@code null}. */
         int[] normalIndices;
-        int textureCoordinateSets;
-        /** The first MeshTextureCoords: 2 per position (u, v; top-left origin, as glTF), or {@code null}. */
-        float[] texcoords;
+        /** Every MeshTextureCoords in file order: 2 per position each (u, v; top-left origin, as glTF). */
+        final List<float[]> texcoordSets = new ArrayList<>();
+        /** The first MeshVertexColors: 4 per position (RGBA as read), or {@code null}. */
+        float[] colors;
         final List<Bone> bones = new ArrayList<>();
 
         Mesh(String name, String where, int frame) {

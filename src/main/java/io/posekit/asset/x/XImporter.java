@@ -23,8 +23,9 @@ import java.util.List;
  * <ul>
  *   <li>the {@code Frame} hierarchy, one node per frame, rest transforms from {@code FrameTransformMatrix};</li>
  *   <li>{@code Mesh}es with faces of any size (fanned), {@code MeshNormals} with their own face indices (vertices
- *       split per distinct position/normal pair), {@code MeshTextureCoords} (validated; the first set carried as
- *       {@code TEXCOORD_0}, top-left origin as in glTF);</li>
+ *       split per distinct position/normal pair), {@code MeshTextureCoords} (every set, as
+ *       {@code TEXCOORD_0}, {@code TEXCOORD_1}, … in file order, top-left origin as in glTF), {@code MeshVertexColors}
+ *       ({@code COLOR_0});</li>
  *   <li>skins from {@code SkinWeights}: joints resolved to frames by name, inverse binds = the offset matrices,
  *       every influence of every vertex;</li>
  *   <li>{@code AnimationSet}s as clips, {@code AnimationKey} types 0 (rotation), 1 (scale), 2 (position) and 3/4
@@ -32,7 +33,7 @@ import java.util.List;
  * </ul>
  * Everything is converted from DirectX's left-handed space to right-handed space by mirroring Z as assimp does
  * ({@link Handedness}), so model space is the space of the conformance data (assimp's scene space). Materials,
- * textures, vertex colours and {@code AnimationOptions} are not read.
+ * textures and {@code AnimationOptions} are not read.
  *
  * <p>Every count is checked against the data before allocation and charged to the import's {@link DecodeBudget},
  * every index against what it indexes; every problem is an {@link ImportException} naming the object and where it

@@ -15,10 +15,10 @@ import java.util.List;
  * instance, an Animation's frame) and skipped elsewhere.
  *
  * <p>Read: {@code Frame} (nested), {@code FrameTransformMatrix}, {@code Mesh} (in a Frame or at the top level) with
- * {@code MeshNormals}, {@code MeshTextureCoords}, {@code XSkinMeshHeader} and {@code SkinWeights},
- * {@code AnimTicksPerSecond}, {@code AnimationSet}, {@code Animation} and {@code AnimationKey}. Ignored:
- * {@code MeshMaterialList} and materials, {@code VertexDuplicationIndices}, {@code DeclData}, {@code FVFData},
- * vertex colours, {@code AnimationOptions} and anything unknown.
+ * {@code MeshNormals}, {@code MeshTextureCoords}, {@code MeshVertexColors}, {@code XSkinMeshHeader} and
+ * {@code SkinWeights}, {@code AnimTicksPerSecond}, {@code AnimationSet}, {@code Animation} and
+ * {@code AnimationKey}. Ignored: {@code MeshMaterialList} and materials, {@code VertexDuplicationIndices},
+ * {@code DeclData}, {@code FVFData}, {@code AnimationOptions} and anything unknown.
  *
  * <p>Bounds: every count is checked against the bytes left before anything is allocated for it and charged to
  * the {@link DecodeBudget}; every index is checked against what it indexes; objects nest at most
@@ -304,6 +304,10 @@ final class XParser {
                     t.skip();
                     textureCoordinates(m);
                 }
+                case "MeshVertexColors" -> {
+                    t.skip();
+                    vertexColors(m);
+                }
                 case "SkinWeights" -> {
                     t.skip();
                     skinWeights(m);
@@ -377,23 +381,58 @@ final class XParser {
                     + " vertices (" + t.location() + ")");
         }
         t.requireData(count, 0, 2, where);
-        float[] uv = null;
-        if (m.textureCoordinateSets == 0) {
-            budget.charge(2 * count, 4, where);
-            uv = new float[(int) (2 * count)];
-        }
+        budget.charge(2 * count, 4, where);
+        float[] uv = new float[(int) (2 * count)];
         for (long i = 0; i < 2 * count; i++) {
             budget.checkTime();
-            float f = (float) t.readFloat(where);
-            if (uv != null) {
-                uv[(int) i] = f;
-            }
+            uv[(int) i] = (float) t.readFloat(where);
         }
         close(where);
-        if (uv != null) {
-            m.texcoords = uv;
+        m.texcoordSets.add(uv);
+    }
+
+    /**
+     * {@code MeshVertexColors}: a count, then per entry a vertex (position) index and a {@code ColorRGBA}. A vertex
+     * listed twice takes its last colour; a vertex not listed is opaque white (a colour that changes nothing when
+     * multiplied), with a warning. Values are kept as read; a second MeshVertexColors is ignored with a warning.
+     */
+    private void vertexColors(XDocument.Mesh m) {
+        String where = m.where + " MeshVertexColors";
+        open("MeshVertexColors");
+        long count = t.readInt(where + " count");
+        t.requireData(count, 1, 4, where);
+        int n = m.vertexCount();
+        budget.charge(4L * n + n, 4, where);
+        float[] rgba = new float[4 * n];
+        boolean[] listed = new boolean[n];
+        for (long i = 0; i < count; i++) {
+            budget.checkTime();
+            long v = t.readInt(where + " vertex index");
+            if (v < 0 || v >= n) {
+                throw ImportException.invalid(where + ": entry " + i + " refers to vertex " + v + " of " + n + " ("
+                        + t.location() + ")");
+            }
+            for (int c = 0; c < 4; c++) {
+                rgba[(int) (4 * v + c)] = (float) t.readFloat(where + " colour");
+            }
+            listed[(int) v] = true;
         }
-        m.textureCoordinateSets++;
+        close(where);
+        if (m.colors != null) {
+            warnings.add(m.where + " has several MeshVertexColors objects; the first one is used");
+            return;
+        }
+        int unlisted = 0;
+        for (int v = 0; v < n; v++) {
+            if (!listed[v]) {
+                unlisted++;
+                java.util.Arrays.fill(rgba, 4 * v, 4 * v + 4, 1);
+            }
+        }
+        if (unlisted > 0) {
+            warnings.add(where + ": " + unlisted + " of " + n + " vertices have no colour; they are opaque white");
+        }
+        m.colors = rgba;
     }
 
     private void skinMeshHeader(XDocument.Mesh m) {

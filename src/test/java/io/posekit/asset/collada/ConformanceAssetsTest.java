@@ -202,6 +202,11 @@ class ConformanceAssetsTest {
         Primitive p = s.meshes().getFirst().primitives().getFirst();
         assertThat(p.vertexCount()).isEqualTo(72);
         assertThat(p.indexCount()).isEqualTo(3 * 52);
+        // its <input semantic="COLOR"> is an RGB source of 72 white colours: white, alpha 1, on every vertex
+        assertThat(p.attributes()).contains("COLOR_0");
+        float[] white = new float[4 * 72];
+        Arrays.fill(white, 1);
+        assertThat(p.colors()).containsExactly(white);
         assertThat(s.warnings()).containsExactly("skin 'id-controller-12': 4 of 72 vertices have weights that do not sum "
                 + "to 1 (0.971–1); they are normalised when skinning");
         Model model = ModelBuilder.build(AssetFormat.COLLADA, s);

@@ -8,7 +8,7 @@ import io.posekit.skinning.Material;
 import io.posekit.skinning.Primitive;
 import org.junit.jupiter.api.Test;
 
-/** Texture coordinates (lowest TEXCOORD set, v = 1 − t) and materials (name, diffuse, emission) of COLLADA meshes. */
+/** Texture coordinates (every TEXCOORD set by ascending set, v = 1 − t) and materials (name, diffuse, emission) of COLLADA meshes. */
 class SurfaceImportTest {
 
     private static final String LIBRARIES = """
@@ -51,6 +51,9 @@ class SurfaceImportTest {
         Primitive p = scene.meshes().getFirst().primitives().getFirst();
         // polylist corners 0..3 → vertices 0..3; (s, t) → (s, 1 − t)
         assertThat(p.texcoords()).containsExactly(0, 1, 1, 1, 1, 0, 0, 0.75f);
+        // the next set (listed first in the element) is TEXCOORD_1, flipped alike
+        assertThat(p.texcoordSets()).hasSize(2);
+        assertThat(p.texcoordSets().get(1)).containsExactly(9, -8, 9, -8, 9, -8, 9, -8);
         assertThat(p.material()).isNull();
         assertThat(scene.warnings()).isEmpty();
     }

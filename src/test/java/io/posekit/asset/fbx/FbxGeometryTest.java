@@ -133,6 +133,20 @@ class FbxGeometryTest {
     }
 
     @Test
+    void everyUvLayerIsASetAndPartOfTheVertexKey() {
+        // layer 0 puts every corner at (0, 0); layer 1 gives corner 4 (control point 1 of the triangle) its own UV
+        FbxGeometry.Mesh m = read(SQUARE, QUAD_AND_TRIANGLE, uvs("AllSame", "Direct", new double[] {0, 0}, null),
+                uvs("ByPolygonVertex", "IndexToDirect", new double[] {0.25, 0.5, 1, 1}, new int[] {0, 0, 0, 0, 1, 0, 0}));
+        assertThat(m.attributes()).containsExactly("POSITION", "TEXCOORD_0", "TEXCOORD_1");
+        assertThat(m.controlPoints()).containsExactly(0, 1, 2, 3, 1, 4);
+        assertThat(m.texcoordSets()).hasSize(2);
+        assertThat(m.texcoordSets().get(0)).containsExactly(0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1);
+        assertThat(m.texcoordSets().get(1)).containsExactly(0.25f, 0.5f, 0.25f, 0.5f, 0.25f, 0.5f, 0.25f, 0.5f, 1, 0,
+                0.25f, 0.5f);
+        assertThat(m.furtherTexcoords()).containsExactly(m.texcoordSets().get(1));
+    }
+
+    @Test
     void unsupportedMappingsAreIgnoredWithAWarning() {
         ImportWarnings w = new ImportWarnings();
         FbxGeometry.Mesh m = read(w, SQUARE, QUAD_AND_TRIANGLE, normals("ByEdge", "Direct", new double[] {0, 0, 1}, null));

@@ -148,6 +148,21 @@ class FbxSkinTest {
     }
 
     @Test
+    void aSkinnedPrimitiveCarriesItsVertexColours() {
+        FbxSceneFixture f = new FbxSceneFixture()
+                .geometry(10, "body", POINTS, new int[] {0, 1, ~2}, FbxVertexColorTest.colors("AllSame", "Direct",
+                        new double[] {0.5, 0.25, 0.125, 1}, null))
+                .model(1, "mesh", "Mesh").oo(1, 0).oo(10, 1)
+                .object("Deformer", 100, "Armature", "Skin").oo(100, 10)
+                .model(11, "bone0", 0)
+                .object("Deformer", 200, "cluster0", "Cluster", cluster(new int[] {0, 1, 2}, new double[] {1, 1, 1},
+                        FbxTransform.identity(), FbxTransform.identity())).oo(200, 100).oo(11, 200);
+        Primitive p = f.importScene().meshes().getFirst().primitives().getFirst();
+        assertThat(p.influencesPerVertex()).isEqualTo(4);
+        assertThat(p.colors()).containsExactly(0.5f, 0.25f, 0.125f, 1, 0.5f, 0.25f, 0.125f, 1, 0.5f, 0.25f, 0.125f, 1);
+    }
+
+    @Test
     void weightsThatDoNotSumToOneAreKeptAndReported() {
         FbxSceneFixture f = new FbxSceneFixture()
                 .geometry(10, "body", POINTS, new int[] {0, 1, ~2})

@@ -78,9 +78,18 @@ class MaterialImportTest {
         ((ObjectNode) b.json().get("meshes").get(0).get("primitives").get(0)).put("material", 0);
         scene = importGlb(b.toGlb());
         assertThat(scene.warnings()).containsExactly(
-                "material 0 pbrMetallicRoughness baseColorTexture samples TEXCOORD_1; only TEXCOORD_0 is carried, so the texture is not",
                 "material 1: alphaMode 'GLASS' is not one of OPAQUE, MASK, BLEND; the material is not used");
         assertThat(scene.meshes().getFirst().primitives().get(1).material()).isNull();
+        // a texture sampled with TEXCOORD_1 is carried with its set number (the export drops it where that set is missing)
+        Material textured = scene.meshes().getFirst().primitives().get(0).material();
+        assertThat(textured.baseColorTexture()).isNotNull();
+        assertThat(textured.baseColorTexCoord()).isEqualTo(1);
+
+        b = PosedFixtures.texturedStrip();
+        ((ObjectNode) b.json().get("materials").get(0).get("pbrMetallicRoughness").get("baseColorTexture")).put("texCoord", -1);
+        scene = importGlb(b.toGlb());
+        assertThat(scene.warnings()).containsExactly("material 0 pbrMetallicRoughness baseColorTexture: texCoord -1 is"
+                + " negative; the texture is not carried");
 
         b = PosedFixtures.texturedStrip();
         ((ObjectNode) b.json().get("meshes").get(0).get("primitives").get(1)).put("material", 7);
@@ -116,6 +125,30 @@ class MaterialImportTest {
         assertThat(scene.warnings()).containsExactly(
                 "mesh 0 primitive 0: TEXCOORD_0 of vertex 2 is not finite; the texture coordinates are not carried");
         assertThat(scene.meshes().getFirst().primitives().getFirst().texcoords()).isNull();
+    }
+
+    @Test
+    void carriesEveryTexcoordSetUpToTheFirstThatIsMissingOrNotFinite() {
+        GltfBuilder b = GltfBuilder.skinnedTwoBoneStrip();
+        ObjectNode attributes = (ObjectNode) b.json().get("meshes").get(0).get("primitives").get(0).get("attributes");
+        attributes.put("TEXCOORD_0", b.addFloatAccessor(new float[] {0, 0, 1, 0, 0, 1, 1, 1, 0, 2, 1, 2}, "VEC2"));
+        attributes.put("TEXCOORD_1", b.addFloatAccessor(new float[] {0.5f, 0.5f, 0.25f, 0, 0, 0.75f, 1, 1, 2, 2, 3, 3},
+                "VEC2"));
+        // TEXCOORD_3 without a TEXCOORD_2 cannot keep its number: not carried
+        attributes.put("TEXCOORD_3", b.addFloatAccessor(new float[12], "VEC2"));
+        ImportScene scene = importGlb(b.toGlb());
+        Primitive p = scene.meshes().getFirst().primitives().getFirst();
+        assertThat(p.texcoordSets()).hasSize(2);
+        assertThat(p.texcoordSets().get(0)).containsExactly(0, 0, 1, 0, 0, 1, 1, 1, 0, 2, 1, 2);
+        assertThat(p.texcoordSets().get(1)).containsExactly(0.5f, 0.5f, 0.25f, 0, 0, 0.75f, 1, 1, 2, 2, 3, 3);
+        assertThat(scene.warnings()).isEmpty();
+
+        attributes.put("TEXCOORD_1", b.addFloatAccessor(new float[] {0, 0, 0, 0, 0, 0, 0, Float.POSITIVE_INFINITY, 0, 0,
+                0, 0}, "VEC2"));
+        scene = importGlb(b.toGlb());
+        assertThat(scene.meshes().getFirst().primitives().getFirst().texcoordSets()).hasSize(1);
+        assertThat(scene.warnings()).containsExactly("mesh 0 primitive 0: TEXCOORD_1 of vertex 3 is not finite; the"
+                + " texture coordinates of it and later sets are not carried");
     }
 
     @Test

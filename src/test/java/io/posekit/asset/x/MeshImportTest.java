@@ -72,6 +72,19 @@ class MeshImportTest {
     }
 
     @Test
+    void everyMeshTextureCoordsIsATexcoordSetInFileOrder() {
+        ImportScene s = importText("Mesh m { 3; 0.0;0.0;0.0;, 1.0;0.0;0.0;, 0.0;1.0;0.0;; 1; 3;0,1,2;;"
+                + " MeshTextureCoords { 3; 0.0;0.0;, 1.0;0.0;, 0.0;1.0;; }"
+                + " MeshTextureCoords { 3; 0.5;0.5;, 0.25;0.75;, 1.0;1.0;; } }");
+        Primitive p = body(s);
+        assertThat(p.attributes()).containsExactly("POSITION", "TEXCOORD_0", "TEXCOORD_1");
+        assertThat(p.texcoordSets()).hasSize(2);
+        assertThat(p.texcoordSets().get(0)).containsExactly(0, 0, 1, 0, 0, 1);
+        assertThat(p.texcoordSets().get(1)).containsExactly(0.5f, 0.5f, 0.25f, 0.75f, 1, 1);
+        assertThat(s.warnings()).isEmpty();
+    }
+
+    @Test
     void withoutNormalsAVertexIsAPositionAndUnusedPositionsAreLeftOut() {
         Primitive p = body(importText("""
                 Mesh m {

@@ -1,0 +1,20 @@
+package io.posekit.retarget;
+
+/** How a target joint came to be driven, in the order {@link JointMatcher} tries the rules. */
+public enum MatchRule {
+    /** Named by the request's joint map. */
+    MAP,
+    /** The same name on both sides. */
+    EXACT,
+    /** The same name once namespaces, rig prefixes, side spellings, case and separators are normalised. */
+    NORMALISED,
+    /** The same humanoid bone role (hips, spine chain, upper arm…) in the built-in table. */
+    ROLE,
+    /** An unmatched target joint between two matched ones, turned by interpolating them (a longer chain). */
+    CHAIN;
+
+    /** The wire name: lower case. */
+    public String wireName() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,158 @@
+package io.posekit.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.posekit.asset.AssetImporters;
+import io.posekit.asset.ImportLimits;
+import io.posekit.asset.Model;
+import io.posekit.asset.SourceFile;
+import io.posekit.clip.Clip;
+import io.posekit.clip.Track;
+import io.posekit.retarget.MatchRule;
+import io.posekit.retarget.RetargetReport;
+import io.posekit.retarget.RetargetRequest;
+import io.posekit.retarget.Retargeter;
+import io.posekit.rig.Rig;
+import io.posekit.sampling.Pose;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The CMU motion-capture BVH 01_01 (a jump) retargeted onto the glTF sample characters RiggedFigure and CesiumMan, whose
+ * joints are named {@code leg_joint_L_1}… (no convention), with a joint map: no NaN, and every mapped limb bone points
+ * where the source's bone points, within 1e-4 rad, at every sample time. Skipped when the conformance set is absent.
+ */
+class RetargetConformanceTest {
+
+    private static final AssetImporters IMPORTERS = AssetImporters.all(ImportLimits.DEFAULT);
+
+    /** Target limb bones (joint, child) and the source bones they follow, by the map below. */
+    private static final String[][] CMU_LIMBS = {{"LeftUpLeg", "LeftLeg"}, {"LeftLeg", "LeftFoot"},
+        {"LeftFoot", "LeftToeBase"}, {"RightUpLeg", "RightLeg"}, {"RightLeg", "RightFoot"},
+        {"RightFoot", "RightToeBase"}, {"LeftArm", "LeftForeArm"}, {"LeftForeArm", "LeftHand"},
+        {"RightArm", "RightForeArm"}, {"RightForeArm", "RightHand"}, {"Neck", "Head"}, {"Spine", "Spine1"}};
+
+    static Model load(String relative) {
+        Path file = ConformanceData.root().resolve("assets").resolve(relative);
+        try {
+            return IMPORTERS.importUpload(List.of(new SourceFile(file.getFileName().toString(),
+                    Files.readAllBytes(file)))).model();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** RiggedFigure's joints → CMU's. */
+    static Map<String, String> riggedFigureMap() {
+        Map<String, String> map = new LinkedHashMap<>();
+        map.put("torso_joint_1", "Hips");
+        map.put("torso_joint_2", "Spine");
+        map.put("torso_joint_3", "Spine1");
+        map.put("neck_joint_1", "Neck");
+        map.put("neck_joint_2", "Head");
+        for (String side : new String[] {"L", "R"}) {
+            String cmu = side.equals("L") ? "Left" : "Right";
+            map.put("arm_joint_" + side + "_1", cmu + "Arm");
+            map.put("arm_joint_" + side + "_2", cmu + "ForeArm");
+            map.put("arm_joint_" + side + "_3", cmu + "Hand");
+            map.put("leg_joint_" + side + "_1", cmu + "UpLeg");
+            map.put("leg_joint_" + side + "_2", cmu + "Leg");
+            map.put("leg_joint_" + side + "_3", cmu + "Foot");
+            map.put("leg_joint_" + side + "_5", cmu + "ToeBase");
+        }
+        return map;
+    }
+
+    /** CesiumMan's joints → CMU's (its arm joints are numbered from the hand on the left side). */
+    static Map<String, String> cesiumManMap() {
+        Map<String, String> map = new LinkedHashMap<>();
+        map.put("Skeleton_torso_joint_1", "Hips");
+        map.put("Skeleton_torso_joint_2", "Spine");
+        map.put("torso_joint_3", "Spine1");
+        map.put("Skeleton_neck_joint_1", "Neck");
+        map.put("Skeleton_neck_joint_2", "Head");
+        map.put("Skeleton_arm_joint_L__4_", "LeftArm");
+        map.put("Skeleton_arm_joint_L__3_", "LeftForeArm");
+        map.put("Skeleton_arm_joint_L__2_", "LeftHand");
+        map.put("Skeleton_arm_joint_R", "RightArm");
+        map.put("Skeleton_arm_joint_R__2_", "RightForeArm");
+        map.put("Skeleton_arm_joint_R__3_", "RightHand");
+        for (String side : new String[] {"L", "R"}) {
+            String cmu = side.equals("L") ? "Left" : "Right";
+            map.put("leg_joint_" + side + "_1", cmu + "UpLeg");
+            map.put("leg_joint_" + side + "_2", cmu + "Leg");
+            map.put("leg_joint_" + side + "_3", cmu + "Foot");
+            map.put("leg_joint_" + side + "_5", cmu + "ToeBase");
+        }
+        return map;
+    }
+
+    @Test
+    void cmuJumpOntoRiggedFigure() {
+        assumeTrue(ConformanceData.available(), "../shared/conformance is absent");
+        check(load("gltf/RiggedFigure/RiggedFigure.glb"), riggedFigureMap());
+    }
+
+    @Test
+    void cmuJumpOntoCesiumMan() {
+        assumeTrue(ConformanceData.available(), "../shared/conformance is absent");
+        check(load("gltf/CesiumMan/CesiumMan.glb"), cesiumManMap());
+    }
+
+    private static void check(Model target, Map<String, String> map) {
+        Model source = load("bvh/01_01/01_01.bvh");
+        Retargeter.Result result = Retargeter.retarget(target, source, new RetargetRequest(List.of(), map,
+                RetargetRequest.RootMotion.AUTO, null, false), 100);
+
+        assertThat(result.report().mapped()).filteredOn(p -> p.rule() == MatchRule.MAP).hasSize(map.size());
+        assertThat(result.report().rootScale()).isBetween(0.01, 1.0); // CMU is in inches ×… , the figures in metres
+        Clip made = result.model().clips().getLast();
+        for (Track t : made.tracks()) {
+            for (float v : t.values()) {
+                assertThat(Float.isFinite(v)).as("track values of %s", target.rig().name(t.node())).isTrue();
+            }
+        }
+        Map<String, String> inverse = new LinkedHashMap<>();
+        map.forEach((t, s) -> inverse.put(s, t));
+        Rig tr = target.rig();
+        Rig sr = source.rig();
+        Clip clip = source.clips().getFirst();
+        float[] times = made.tracks().getFirst().times();
+        assertThat(times.length).isGreaterThan(100);
+        double worst = 0;
+        for (float time : times) {
+            float[] s = Pose.evaluate(sr, clip, time).modelMatrices();
+            float[] t = Pose.evaluate(tr, made, time).modelMatrices();
+            for (String[] bone : CMU_LIMBS) {
+                double angle = angle(t, tr.indexOf(inverse.get(bone[0])), tr.indexOf(inverse.get(bone[1])), s,
+                        sr.indexOf(bone[0]), sr.indexOf(bone[1]));
+                assertThat(Double.isNaN(angle)).isFalse();
+                worst = Math.max(worst, angle);
+            }
+        }
+        assertThat(worst).as("largest limb direction difference over %s samples, radians", times.length)
+                .isLessThanOrEqualTo(1e-4);
+        assertThat(result.report().unmappedSource()).contains("LHipJoint", "LowerBack", "Neck1", "LeftShoulder");
+        assertThat(result.report().mapped()).extracting(RetargetReport.Pair::rule).doesNotContain(MatchRule.CHAIN);
+    }
+
+    /** The angle between bone a→b in the matrices m and bone c→d in n (atan2 of |u×v| and u·v). */
+    private static double angle(float[] m, int a, int b, float[] n, int c, int d) {
+        double[] u = new double[3];
+        double[] v = new double[3];
+        for (int k = 0; k < 3; k++) {
+            u[k] = m[16 * b + 12 + k] - m[16 * a + 12 + k];
+            v[k] = n[16 * d + 12 + k] - n[16 * c + 12 + k];
+        }
+        double cx = u[1] * v[2] - u[2] * v[1];
+        double cy = u[2] * v[0] - u[0] * v[2];
+        double cz = u[0] * v[1] - u[1] * v[0];
+        return Math.atan2(Math.sqrt(cx * cx + cy * cy + cz * cz), u[0] * v[0] + u[1] * v[1] + u[2] * v[2]);
+    }
+}
