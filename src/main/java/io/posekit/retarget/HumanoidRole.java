@@ -46,8 +46,10 @@ enum HumanoidRole {
             Map.entry("hand", HAND),
             // upper leg: Mixamo, CMU LeftUpLeg; Unreal thigh_l; Unity LeftUpperLeg
             Map.entry("upleg", UPPER_LEG), Map.entry("upperleg", UPPER_LEG), Map.entry("thigh", UPPER_LEG),
-            // lower leg: Mixamo, CMU LeftLeg; Unreal calf_l; Unity LeftLowerLeg
+            // lower leg: Mixamo, CMU LeftLeg; Unreal calf_l; Unity LeftLowerLeg; Blender shin.L (thigh.L's sibling
+            // name, as in the IQM sample mrfixit: Thigh.L, Shin.L)
             Map.entry("leg", LOWER_LEG), Map.entry("lowerleg", LOWER_LEG), Map.entry("calf", LOWER_LEG),
+            Map.entry("shin", LOWER_LEG),
             Map.entry("foot", FOOT),
             // toes: Mixamo, CMU LeftToeBase; Unreal ball_l; Unity LeftToes
             Map.entry("toebase", TOES), Map.entry("toes", TOES), Map.entry("toe", TOES), Map.entry("ball", TOES));

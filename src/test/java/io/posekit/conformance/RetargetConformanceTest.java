@@ -3,10 +3,7 @@ package io.posekit.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.posekit.asset.AssetImporters;
-import io.posekit.asset.ImportLimits;
 import io.posekit.asset.Model;
-import io.posekit.asset.SourceFile;
 import io.posekit.clip.Clip;
 import io.posekit.clip.Track;
 import io.posekit.retarget.MatchRule;
@@ -15,9 +12,6 @@ import io.posekit.retarget.RetargetRequest;
 import io.posekit.retarget.Retargeter;
 import io.posekit.rig.Rig;
 import io.posekit.sampling.Pose;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,23 +24,11 @@ import org.junit.jupiter.api.Test;
  */
 class RetargetConformanceTest {
 
-    private static final AssetImporters IMPORTERS = AssetImporters.all(ImportLimits.DEFAULT);
-
     /** Target limb bones (joint, child) and the source bones they follow, by the map below. */
     private static final String[][] CMU_LIMBS = {{"LeftUpLeg", "LeftLeg"}, {"LeftLeg", "LeftFoot"},
         {"LeftFoot", "LeftToeBase"}, {"RightUpLeg", "RightLeg"}, {"RightLeg", "RightFoot"},
         {"RightFoot", "RightToeBase"}, {"LeftArm", "LeftForeArm"}, {"LeftForeArm", "LeftHand"},
         {"RightArm", "RightForeArm"}, {"RightForeArm", "RightHand"}, {"Neck", "Head"}, {"Spine", "Spine1"}};
-
-    static Model load(String relative) {
-        Path file = ConformanceData.root().resolve("assets").resolve(relative);
-        try {
-            return IMPORTERS.importUpload(List.of(new SourceFile(file.getFileName().toString(),
-                    Files.readAllBytes(file)))).model();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
 
     /** RiggedFigure's joints → CMU's. */
     static Map<String, String> riggedFigureMap() {
@@ -96,17 +78,17 @@ class RetargetConformanceTest {
     @Test
     void cmuJumpOntoRiggedFigure() {
         assumeTrue(ConformanceData.available(), "../shared/conformance is absent");
-        check(load("gltf/RiggedFigure/RiggedFigure.glb"), riggedFigureMap());
+        check(RetargetSupport.load("gltf/RiggedFigure/RiggedFigure.glb"), riggedFigureMap());
     }
 
     @Test
     void cmuJumpOntoCesiumMan() {
         assumeTrue(ConformanceData.available(), "../shared/conformance is absent");
-        check(load("gltf/CesiumMan/CesiumMan.glb"), cesiumManMap());
+        check(RetargetSupport.load("gltf/CesiumMan/CesiumMan.glb"), cesiumManMap());
     }
 
     private static void check(Model target, Map<String, String> map) {
-        Model source = load("bvh/01_01/01_01.bvh");
+        Model source = RetargetSupport.load("bvh/01_01/01_01.bvh");
         Retargeter.Result result = Retargeter.retarget(target, source, new RetargetRequest(List.of(), map,
                 RetargetRequest.RootMotion.AUTO, null, false), 100);
 
@@ -130,7 +112,7 @@ class RetargetConformanceTest {
             float[] s = Pose.evaluate(sr, clip, time).modelMatrices();
             float[] t = Pose.evaluate(tr, made, time).modelMatrices();
             for (String[] bone : CMU_LIMBS) {
-                double angle = angle(t, tr.indexOf(inverse.get(bone[0])), tr.indexOf(inverse.get(bone[1])), s,
+                double angle = RetargetSupport.angle(t, tr.indexOf(inverse.get(bone[0])), tr.indexOf(inverse.get(bone[1])), s,
                         sr.indexOf(bone[0]), sr.indexOf(bone[1]));
                 assertThat(Double.isNaN(angle)).isFalse();
                 worst = Math.max(worst, angle);
@@ -140,19 +122,5 @@ class RetargetConformanceTest {
                 .isLessThanOrEqualTo(1e-4);
         assertThat(result.report().unmappedSource()).contains("LHipJoint", "LowerBack", "Neck1", "LeftShoulder");
         assertThat(result.report().mapped()).extracting(RetargetReport.Pair::rule).doesNotContain(MatchRule.CHAIN);
-    }
-
-    /** The angle between bone a→b in the matrices m and bone c→d in n (atan2 of |u×v| and u·v). */
-    private static double angle(float[] m, int a, int b, float[] n, int c, int d) {
-        double[] u = new double[3];
-        double[] v = new double[3];
-        for (int k = 0; k < 3; k++) {
-            u[k] = m[16 * b + 12 + k] - m[16 * a + 12 + k];
-            v[k] = n[16 * d + 12 + k] - n[16 * c + 12 + k];
-        }
-        double cx = u[1] * v[2] - u[2] * v[1];
-        double cy = u[2] * v[0] - u[0] * v[2];
-        double cz = u[0] * v[1] - u[1] * v[0];
-        return Math.atan2(Math.sqrt(cx * cx + cy * cy + cz * cz), u[0] * v[0] + u[1] * v[1] + u[2] * v[2]);
     }
 }

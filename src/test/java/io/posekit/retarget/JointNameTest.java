@@ -70,6 +70,18 @@ class JointNameTest {
         }
     }
 
+    /**
+     * Blender's leg bones without Rigify's {@code DEF-} prefix (the IQM sample mrfixit's {@code Thigh.L}, {@code Shin.L}):
+     * the shin was only known with the prefix, so the thigh paired and the shin below it did not.
+     */
+    @Test
+    void blenderLegNamesWithoutThePrefixHaveTheirRoles() {
+        assertThat(HumanoidRole.of(JointName.of("Thigh.L"))).contains(HumanoidRole.UPPER_LEG);
+        assertThat(HumanoidRole.of(JointName.of("Shin.L"))).contains(HumanoidRole.LOWER_LEG);
+        assertThat(HumanoidRole.of(JointName.of("shin.R"))).contains(HumanoidRole.LOWER_LEG);
+        assertThat(JointName.of("Shin.R").side()).isEqualTo(JointName.Side.RIGHT);
+    }
+
     @Test
     void namesThatAreNotHumanoidBonesHaveNoRole() {
         assertThat(HumanoidRole.of(JointName.of("LHipJoint"))).isEmpty();
