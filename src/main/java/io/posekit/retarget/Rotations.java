@@ -30,28 +30,22 @@ final class Rotations {
 
     /** {@code out = a · b} (apply b, then a). */
     static void multiply(double[] a, int ao, double[] b, int bo, double[] out, int o) {
-        double ax = a[ao], ay = a[ao + 1], az = a[ao + 2], aw = a[ao + 3];
-        double bx = b[bo], by = b[bo + 1], bz = b[bo + 2], bw = b[bo + 3];
-        out[o] = aw * bx + ax * bw + ay * bz - az * by;
-        out[o + 1] = aw * by - ax * bz + ay * bw + az * bx;
-        out[o + 2] = aw * bz + ax * by - ay * bx + az * bw;
-        out[o + 3] = aw * bw - ax * bx - ay * by - az * bz;
+        product(a[ao], a[ao + 1], a[ao + 2], a[ao + 3], b[bo], b[bo + 1], b[bo + 2], b[bo + 3], out, o);
     }
 
     /** {@code out = a⁻¹ · b} for unit {@code a} (the conjugate is the inverse). */
     static void multiplyConjugateLeft(double[] a, int ao, double[] b, int bo, double[] out, int o) {
-        double ax = -a[ao], ay = -a[ao + 1], az = -a[ao + 2], aw = a[ao + 3];
-        double bx = b[bo], by = b[bo + 1], bz = b[bo + 2], bw = b[bo + 3];
-        out[o] = aw * bx + ax * bw + ay * bz - az * by;
-        out[o + 1] = aw * by - ax * bz + ay * bw + az * bx;
-        out[o + 2] = aw * bz + ax * by - ay * bx + az * bw;
-        out[o + 3] = aw * bw - ax * bx - ay * by - az * bz;
+        product(-a[ao], -a[ao + 1], -a[ao + 2], a[ao + 3], b[bo], b[bo + 1], b[bo + 2], b[bo + 3], out, o);
     }
 
     /** {@code out = a · b⁻¹} for unit {@code b}. */
     static void multiplyConjugateRight(double[] a, int ao, double[] b, int bo, double[] out, int o) {
-        double ax = a[ao], ay = a[ao + 1], az = a[ao + 2], aw = a[ao + 3];
-        double bx = -b[bo], by = -b[bo + 1], bz = -b[bo + 2], bw = b[bo + 3];
+        product(a[ao], a[ao + 1], a[ao + 2], a[ao + 3], -b[bo], -b[bo + 1], -b[bo + 2], b[bo + 3], out, o);
+    }
+
+    /** The Hamilton product of {@code (ax, ay, az, aw)} and {@code (bx, by, bz, bw)}, written at {@code out[o..o+3]}. */
+    private static void product(double ax, double ay, double az, double aw, double bx, double by, double bz, double bw,
+            double[] out, int o) {
         out[o] = aw * bx + ax * bw + ay * bz - az * by;
         out[o + 1] = aw * by - ax * bz + ay * bw + az * bx;
         out[o + 2] = aw * bz + ax * by - ay * bx + az * bw;

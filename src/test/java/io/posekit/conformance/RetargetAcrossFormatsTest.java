@@ -361,8 +361,8 @@ class RetargetAcrossFormatsTest {
     }
 
     static Stream<Arguments> acrossCases() {
-        Map<String, String> rf = RetargetConformanceTest.riggedFigureMap();
-        Map<String, String> cm = RetargetConformanceTest.cesiumManMap();
+        Map<String, String> rf = CmuJointMaps.riggedFigure();
+        Map<String, String> cm = CmuJointMaps.cesiumMan();
         String iqmRules = "EXACT=4 NORMALISED=2 ROLE=8 ";
         return Stream.of(
                 Arguments.of(CMU, "collada/RiggedFigure/RiggedFigure.dae", rf, 19, "MAP=19", 12, null),

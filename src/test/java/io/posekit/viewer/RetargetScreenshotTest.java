@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.posekit.api.PosekitClient;
+import io.posekit.conformance.CmuJointMaps;
 import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
@@ -15,7 +16,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
 import javax.imageio.ImageIO;
@@ -84,46 +84,12 @@ class RetargetScreenshotTest {
 
     @Test
     void cmuJumpOnRiggedFigure() throws Exception {
-        Map<String, String> map = new LinkedHashMap<>();
-        map.put("torso_joint_1", "Hips");
-        map.put("torso_joint_2", "Spine");
-        map.put("torso_joint_3", "Spine1");
-        map.put("neck_joint_1", "Neck");
-        map.put("neck_joint_2", "Head");
-        for (String side : new String[] {"L", "R"}) {
-            String cmu = side.equals("L") ? "Left" : "Right";
-            map.put("arm_joint_" + side + "_1", cmu + "Arm");
-            map.put("arm_joint_" + side + "_2", cmu + "ForeArm");
-            map.put("arm_joint_" + side + "_3", cmu + "Hand");
-            legs(map, side, cmu);
-        }
-        shoot("gltf/RiggedFigure/RiggedFigure.glb", map, "retarget-riggedfigure.png");
+        shoot("gltf/RiggedFigure/RiggedFigure.glb", CmuJointMaps.riggedFigure(), "retarget-riggedfigure.png");
     }
 
     @Test
     void cmuJumpOnCesiumMan() throws Exception {
-        Map<String, String> map = new LinkedHashMap<>();
-        map.put("Skeleton_torso_joint_1", "Hips");
-        map.put("Skeleton_torso_joint_2", "Spine");
-        map.put("torso_joint_3", "Spine1");
-        map.put("Skeleton_neck_joint_1", "Neck");
-        map.put("Skeleton_neck_joint_2", "Head");
-        map.put("Skeleton_arm_joint_L__4_", "LeftArm");
-        map.put("Skeleton_arm_joint_L__3_", "LeftForeArm");
-        map.put("Skeleton_arm_joint_L__2_", "LeftHand");
-        map.put("Skeleton_arm_joint_R", "RightArm");
-        map.put("Skeleton_arm_joint_R__2_", "RightForeArm");
-        map.put("Skeleton_arm_joint_R__3_", "RightHand");
-        legs(map, "L", "Left");
-        legs(map, "R", "Right");
-        shoot("gltf/CesiumMan/CesiumMan.glb", map, "retarget-cesiumman.png");
-    }
-
-    private static void legs(Map<String, String> map, String side, String cmu) {
-        map.put("leg_joint_" + side + "_1", cmu + "UpLeg");
-        map.put("leg_joint_" + side + "_2", cmu + "Leg");
-        map.put("leg_joint_" + side + "_3", cmu + "Foot");
-        map.put("leg_joint_" + side + "_5", cmu + "ToeBase");
+        shoot("gltf/CesiumMan/CesiumMan.glb", CmuJointMaps.cesiumMan(), "retarget-cesiumman.png");
     }
 
     private void shoot(String target, Map<String, String> map, String picture) throws Exception {
