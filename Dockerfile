@@ -20,7 +20,10 @@ COPY --from=layers /build/extracted/spring-boot-loader/ ./
 COPY --from=layers /build/extracted/snapshot-dependencies/ ./
 COPY --from=layers /build/extracted/application/ ./
 USER posekit:posekit
+# reachable from a network: credentials are required (posekit.security.api-keys-file or a JWT issuer), or the
+# service refuses to start unless opened explicitly with POSEKIT_SECURITY_MODE=open (docs/security.md)
 ENV POSEKIT_STORE_DIR=/data \
+    SERVER_ADDRESS=0.0.0.0 \
     JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:InitialRAMPercentage=25 -XX:+ExitOnOutOfMemoryError"
 VOLUME /data
 EXPOSE 8080

@@ -38,6 +38,8 @@
 #   UNPINNED_ROWS ("fox-matrices-json fox-matrices-binary brainstem-skinned-json brainstem-skinned-binary")
 #   BURST (1; 0 = skip)  BURST_DURATION (30s)  BURST_CONNECTIONS (256)  BURST_SIDE_CONNECTIONS (8)
 #   UPLOAD_REPEATS (20; 0 = skip)  RESULTS (/tmp/posekit-compare.json)  KEEP_WORK (0; 1 = keep logs and raw files)
+#   AUTH (none; key = posekit secured by an API key file, every request to it — wrk's and curl's — carrying the key
+#         as a bearer token: the cost of authentication; the peer has none either way)
 # A failure (missing prerequisite, a service that does not start or dies, a failed request or wrk run) stops the
 # script with a message naming it; the services are stopped and the temporary directory removed in every case.
 set -euo pipefail
@@ -55,6 +57,8 @@ BURST=${BURST:-1}; BURST_DURATION=${BURST_DURATION:-30s}
 BURST_CONNECTIONS=${BURST_CONNECTIONS:-256}; BURST_SIDE_CONNECTIONS=${BURST_SIDE_CONNECTIONS:-8}
 UPLOAD_REPEATS=${UPLOAD_REPEATS:-20}; RESULTS=${RESULTS:-/tmp/posekit-compare.json}; KEEP_WORK=${KEEP_WORK:-0}
 UPLOAD_WARMUPS=3
+AUTH=${AUTH:-none}
+[[ $AUTH = none || $AUTH = key ]] || { echo "compare-peer: AUTH is none or key (got '$AUTH')" >&2; exit 1; }
 export WRK_TIMEOUT   # read by lib/measure.sh
 # shellcheck source-path=SCRIPTDIR/..
 . load/lib/measure.sh
@@ -135,10 +139,22 @@ start_service() { # SERVICE MODE(pinned|unpinned): starts it fresh, sets SVC_PID
   port=${BASE##*:}
   port_busy "$port" && die "port $port is already in use on 127.0.0.1 (set PORT / PEER_PORT)"
   say "starting $SVC ($MODE${pin[*]:+: ${pin[*]}}) on $BASE"
+  unset POSEKIT_AUTHORIZATION CURL_HOME
   if [ "$SVC" = posekit ]; then
+    local secured=()
+    if [ "$AUTH" = key ]; then
+      # one key with every scope (the metrics this script reads need posekit:admin); curl reads the header from a
+      # .curlrc of its own, wrk from POSEKIT_AUTHORIZATION (lib/sample.lua)
+      local key; key="pk_$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
+      printf '%s bench posekit:read,posekit:write,posekit:delete,posekit:admin\n' \
+        "$(printf '%s' "$key" | sha256sum | cut -c1-64)" > "$WORK/api-keys.txt"
+      mkdir -p "$WORK/curl-auth" && printf 'header = "Authorization: Bearer %s"\n' "$key" > "$WORK/curl-auth/.curlrc"
+      export POSEKIT_AUTHORIZATION="Bearer $key" CURL_HOME=$WORK/curl-auth
+      secured=(--posekit.security.mode=secured --posekit.security.api-keys-file="$WORK/api-keys.txt")
+    fi
     # shellcheck disable=SC2086 # JAVA_OPTS and POSEKIT_ARGS are lists of options
     "${pin[@]}" "$JAVA" --add-modules jdk.incubator.vector $JAVA_OPTS -jar "$JAR" --server.port="$PORT" --server.address=127.0.0.1 \
-      --posekit.store.dir="$WORK/store-$MODE" $POSEKIT_ARGS >"$LOG" 2>&1 &
+      --posekit.store.dir="$WORK/store-$MODE" "${secured[@]}" $POSEKIT_ARGS >"$LOG" 2>&1 &
   else
     (cd "$PEER_DIR" && exec "${pin[@]}" node server.mjs --port "$PEER_PORT" --host 127.0.0.1) >"$LOG" 2>&1 &
   fi

@@ -12,6 +12,9 @@ function init(args)
   math.randomseed(os.time() * 1000 + (id or 0) * 7919)
   headers = {}
   if accept and accept ~= "" then headers["Accept"] = accept end
+  -- a secured service (compare-peer.sh AUTH=key): the bearer token on every request
+  local auth = os.getenv("POSEKIT_AUTHORIZATION")
+  if auth and auth ~= "" then headers["Authorization"] = auth end
 end
 local function urlencode(s)
   return (s:gsub("[^%w%-%._~]", function(c) return string.format("%%%02X", string.byte(c)) end))

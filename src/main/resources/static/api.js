@@ -15,12 +15,33 @@ export class ApiProblem extends Error {
   }
 }
 
+/**
+ * The bearer token the page sends (an API key or an access token), kept for this tab only; empty when posekit runs
+ * open. A secured posekit answers 401 without it.
+ */
+export const credentials = {
+  get token() {
+    return sessionStorage.getItem('posekit.token') ?? '';
+  },
+  set token(value) {
+    if (value) {
+      sessionStorage.setItem('posekit.token', value);
+    } else {
+      sessionStorage.removeItem('posekit.token');
+    }
+  },
+};
+
 async function call(method, url, init = {}) {
   const entry = { method, url, status: null };
   requests.push(entry);
+  const headers = new Headers(init.headers ?? {});
+  if (credentials.token) {
+    headers.set('Authorization', `Bearer ${credentials.token}`);
+  }
   let response;
   try {
-    response = await fetch(url, { method, ...init });
+    response = await fetch(url, { method, ...init, headers });
   } catch (e) {
     throw new ApiProblem(0, 'Network error', `${method} ${url} failed: ${e.message}`);
   }
@@ -66,6 +87,11 @@ export async function posedGlb(id, frame) {
 /** Where the whole asset is served as animated glTF: binary (.glb) or JSON (.gltf); every clip. */
 export function animatedGltfUrl(id, binary = true) {
   return `${asset(id)}/animated.${binary ? 'glb' : 'gltf'}`;
+}
+
+/** The animated glTF fetched with the page's credentials, as an object URL (a link cannot carry a bearer token). */
+export async function animatedGltfBlobUrl(id, binary = true) {
+  return URL.createObjectURL(await (await call('GET', animatedGltfUrl(id, binary))).blob());
 }
 
 /** Skeleton lines at the frame. */

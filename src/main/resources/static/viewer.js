@@ -53,6 +53,11 @@ function showSummary(a) {
   const base = a.name.replace(/\.[^.]*$/, '') || 'asset';
   Object.assign($('download'), { href: api.animatedGltfUrl(a.id), download: `${base}.glb` });
   Object.assign($('download-json'), { href: api.animatedGltfUrl(a.id, false), download: `${base}.gltf` });
+  if (api.credentials.token) {
+    // a secured posekit: a plain link carries no bearer token, so the file is fetched and linked as a blob
+    api.animatedGltfBlobUrl(a.id).then((url) => { $('download').href = url; }).catch(showError);
+    api.animatedGltfBlobUrl(a.id, false).then((url) => { $('download-json').href = url; }).catch(showError);
+  }
   $('clips').tBodies[0].replaceChildren(...a.clips.map((c) => {
     const tr = document.createElement('tr');
     for (const text of [c.name, `${c.duration.toFixed(3)} s`, String(c.channels)]) {
@@ -188,6 +193,9 @@ function wire() {
     player.seek(Number(ui.time.value));
   });
   ui.loop.addEventListener('change', () => player?.setLoop(ui.loop.value));
+  // the bearer token for a secured posekit, kept for this tab
+  $('token').value = api.credentials.token;
+  $('token').addEventListener('change', () => { api.credentials.token = $('token').value.trim(); });
   ui.sideBySide.addEventListener('change', showRender);
   stage.controls.addEventListener('end', showRender); // after an orbit, from the new direction
 }

@@ -93,8 +93,13 @@ class ArchitectureTest {
     @Test
     void theApiSubPackagesNeverUseTheControllers() {
         noClasses().that().resideInAnyPackage("io.posekit.api.body..", "io.posekit.api.http..", "io.posekit.api.json..",
-                        "io.posekit.api.docs..", "io.posekit.api.ops..")
+                        "io.posekit.api.docs..", "io.posekit.api.ops..", "io.posekit.api.security..")
                 .should().dependOnClassesThat().resideInAPackage("io.posekit.api")
+                .check(classes);
+        // security is below the server: the API server asks it, and Spring Security's chain uses it
+        noClasses().that().resideInAPackage("io.posekit.api.security..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.posekit.api.body..", "io.posekit.api.http..",
+                        "io.posekit.api.json..", "io.posekit.api.docs..", "io.posekit.api.ops..")
                 .check(classes);
         noClasses().that().resideInAPackage("io.posekit.api.json..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.posekit.api.body..", "io.posekit.api.http..",

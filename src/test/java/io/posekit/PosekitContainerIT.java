@@ -1,6 +1,7 @@
 package io.posekit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import com.github.dockerjava.api.model.Bind;
@@ -16,6 +17,9 @@ import io.posekit.sampling.Pose;
 import io.posekit.skinning.MeshPoser;
 import io.posekit.skinning.PosedPrimitive;
 import io.posekit.skinning.VertexAttribute;
+import io.posekit.security.TestIssuer;
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,9 +27,12 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.ContainerLaunchException;
 import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.startupcheck.OneShotStartupCheckStrategy;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.images.builder.ImageFromDockerfile;
 import org.testcontainers.junit.jupiter.Testcontainers;
@@ -35,7 +42,10 @@ import tools.jackson.databind.JsonNode;
  * The real Docker image: builds the project's Dockerfile around the packaged jar (base image from the
  * {@code posekit.it.base-image} system property), runs it with a named volume for the store, and checks over
  * HTTP that uploads, summaries, skinning matrices and skinned vertices agree with the same computation done
- * in-process; then replaces the container by a new one on the same volume and finds the asset again.
+ * in-process; then replaces the container by a new one on the same volume and finds the asset again. The image is
+ * reachable from a network, so it needs credentials: it runs secured against a real token issuer (Spring
+ * Authorization Server in the test JVM, reached by the container as {@code host.docker.internal}), and an image
+ * started without any refuses to start.
  */
 @Testcontainers(disabledWithoutDocker = true)
 class PosekitContainerIT {
@@ -45,17 +55,47 @@ class PosekitContainerIT {
             .withDockerfile(Path.of("Dockerfile").toAbsolutePath())
             .withBuildArg("BASE_IMAGE", System.getProperty("posekit.it.base-image", "eclipse-temurin:25-jre"));
 
+    private static TestIssuer issuer;
+
+    /** A container of the image on the store volume, secured by the test issuer's tokens. */
     private static GenericContainer<?> container() {
         return new GenericContainer<>(IMAGE)
                 .withExposedPorts(8080)
                 .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withBinds(new Bind(VOLUME, new Volume("/data"))))
+                .withExtraHost("host.docker.internal", "host-gateway")
+                .withEnv("SPRING_SECURITY_OAUTH2_RESOURCESERVER_JWT_ISSUER_URI", issuer.issuerUri())
+                .withEnv("POSEKIT_SECURITY_TENANT_CLAIM", "tenant")
                 .waitingFor(Wait.forHttp("/actuator/health/readiness").forStatusCode(200))
                 .withStartupTimeout(Duration.ofMinutes(2));
+    }
+
+    @BeforeAll
+    static void startIssuer() throws IOException {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        issuer = TestIssuer.start(List.of(
+                TestIssuer.Client.of("studio", "studio", "posekit:read", "posekit:write", "posekit:delete"),
+                TestIssuer.Client.of("viewer", "studio", "posekit:read"),
+                TestIssuer.Client.of("ops", "ops", "posekit:admin")), "http://host.docker.internal:" + port, port);
     }
 
     @AfterAll
     static void removeVolume() {
         DockerClientFactory.instance().client().removeVolumeCmd(VOLUME).exec();
+        if (issuer != null) {
+            issuer.close();
+        }
+    }
+
+    @Test
+    void withoutCredentialsTheImageRefusesToStart() {
+        try (GenericContainer<?> open = new GenericContainer<>(IMAGE).withExposedPorts(8080)
+                .withStartupCheckStrategy(new OneShotStartupCheckStrategy().withTimeout(Duration.ofMinutes(2)))) {
+            assertThatThrownBy(open::start).isInstanceOf(ContainerLaunchException.class);
+            assertThat(open.getLogs()).contains("with no credentials configured");
+        }
     }
 
     @Test
@@ -76,7 +116,10 @@ class PosekitContainerIT {
         String id;
         try (GenericContainer<?> first = container()) {
             first.start();
-            PosekitClient client = new PosekitClient("http://" + first.getHost() + ":" + first.getMappedPort(8080));
+            PosekitClient anonymous = new PosekitClient("http://" + first.getHost() + ":" + first.getMappedPort(8080));
+            assertThat(anonymous.upload("it.glb", glb).status()).isEqualTo(401);
+            assertThat(anonymous.as(issuer.token("viewer")).upload("it.glb", glb).status()).isEqualTo(403);
+            PosekitClient client = anonymous.as(issuer.token("studio"));
             PosekitClient.Response upload = client.upload("it.glb", glb);
             assertThat(upload.status()).as(upload.toString()).isEqualTo(201);
             id = upload.json().get("id").asString();
@@ -101,13 +144,16 @@ class PosekitContainerIT {
 
         try (GenericContainer<?> second = container()) {
             second.start();
-            PosekitClient client = new PosekitClient("http://" + second.getHost() + ":" + second.getMappedPort(8080));
+            PosekitClient anonymous = new PosekitClient("http://" + second.getHost() + ":" + second.getMappedPort(8080));
+            PosekitClient client = anonymous.as(issuer.token("studio"));
             assertThat(client.get("/api/v1/assets").text()).contains("\"id\":\"" + id + "\"");
+            assertThat(anonymous.as(issuer.token("ops")).get("/api/v1/assets").status()).isEqualTo(403);
             float[] again = client.get("/api/v1/assets/" + id + "/meshes/0/skinned" + query + "&attributes=position",
                     "application/octet-stream").floats();
             assertThat(again).containsExactly(skinned.positions(), within(1e-6f));
-            assertThat(client.get("/actuator/health/readiness").json().get("components").get("store")
-                    .get("details").get("assets").asInt()).isEqualTo(1);
+            assertThat(anonymous.get("/actuator/health/readiness").text()).isEqualTo("{\"status\":\"UP\"}");
+            assertThat(anonymous.as(issuer.token("ops")).get("/actuator/health/readiness").json().get("components")
+                    .get("store").get("details").get("assets").asInt()).isEqualTo(1);
         }
         assertThat(Files.exists(Path.of("Dockerfile"))).isTrue();
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.github.dockerjava.api.model.ContainerNetwork;
 import io.posekit.api.PosekitClient;
+import io.posekit.api.security.ApiKeys;
 import io.posekit.asset.AssetImporters;
 import io.posekit.asset.ImportLimits;
 import io.posekit.asset.Model;
@@ -16,6 +17,7 @@ import io.posekit.skinning.MeshPoser;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,6 +35,7 @@ import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.images.builder.ImageFromDockerfile;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.lifecycle.Startables;
+import org.testcontainers.images.builder.Transferable;
 import org.testcontainers.utility.MountableFile;
 import tools.jackson.databind.JsonNode;
 
@@ -59,6 +62,8 @@ class ScaleTopologyIT {
     private static final String BASE_IMAGE = System.getProperty("posekit.it.base-image", "eclipse-temurin:25-jre");
     private static final List<String> REPLICAS = List.of("posekit-1", "posekit-2", "posekit-3");
     private static final String QUERY = "?clip=Bend&time=2.7&loop=repeat";
+    /** The API key every replica takes (each reads the same key file, as docker-compose.scale.yml mounts it). */
+    private static final String KEY = ApiKeys.generate();
 
     private static Network network;
     private static GenericContainer<?> s3;
@@ -104,6 +109,10 @@ class ScaleTopologyIT {
                     .withEnv("AWS_ACCESS_KEY_ID", ACCESS_KEY)
                     .withEnv("AWS_SECRET_ACCESS_KEY", SECRET_KEY)
                     .withEnv("POSEKIT_CACHE_MAX_BYTES", "64MB")
+                    .withEnv("POSEKIT_SECURITY_API_KEYS_FILE", "/etc/posekit/api-keys.txt")
+                    .withCopyToContainer(Transferable.of(HexFormat.of().formatHex(ApiKeys.sha256(KEY))
+                            + " scale posekit:read,posekit:write,posekit:delete,posekit:admin scale-it\n"),
+                            "/etc/posekit/api-keys.txt")
                     .withEnv("JAVA_TOOL_OPTIONS", "-Xmx256m -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError")
                     .withExposedPorts(8080)
                     .dependsOn(s3)
@@ -242,7 +251,7 @@ class ScaleTopologyIT {
     }
 
     private static PosekitClient client(GenericContainer<?> c) {
-        return new PosekitClient("http://" + c.getHost() + ":" + c.getMappedPort(8080));
+        return new PosekitClient("http://" + c.getHost() + ":" + c.getMappedPort(8080)).as(KEY);
     }
 
     /** A replica's address on the test network, as nginx names it in {@code $upstream_addr}. */

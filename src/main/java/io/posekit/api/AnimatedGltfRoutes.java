@@ -1,5 +1,6 @@
 package io.posekit.api;
 
+import io.posekit.api.security.Scope;
 import io.posekit.api.http.ApiException;
 import io.posekit.api.http.ApiRoutes;
 import io.posekit.api.http.Exchange;
@@ -42,15 +43,15 @@ class AnimatedGltfRoutes implements ApiRoutes {
 
     @Override
     public void register(Router.Builder routes) {
-        routes.get("/api/v1/assets/{id}/animated.glb").query(QUERY).produces(Negotiation.GLTF_BINARY).immutable()
+        routes.get("/api/v1/assets/{id}/animated.glb").scope(Scope.READ).query(QUERY).repeatable("clips").produces(Negotiation.GLTF_BINARY).immutable()
                 .handle(e -> answer(e, true));
-        routes.get("/api/v1/assets/{id}/animated.gltf").query(QUERY).produces(GLTF_JSON).immutable()
+        routes.get("/api/v1/assets/{id}/animated.gltf").scope(Scope.READ).query(QUERY).repeatable("clips").produces(GLTF_JSON).immutable()
                 .handle(e -> answer(e, false));
     }
 
     private Reply answer(Exchange e, boolean binary) {
         String id = e.variable("id");
-        Model model = Assets.require(assets, id).model();
+        Model model = Assets.require(assets, e, id).model();
         AnimatedGltf.Options options = new AnimatedGltf.Options(clips(model, e.queryAll("clips")),
                 number(e.query("fps"), "fps", 0, false, MAX_FPS),
                 orDefault(number(e.query("tolerance"), "tolerance", 0, true, MAX_TOLERANCE)));

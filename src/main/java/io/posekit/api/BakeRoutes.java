@@ -1,6 +1,7 @@
 package io.posekit.api;
 
 import io.posekit.api.body.BakeSpec;
+import io.posekit.api.security.Scope;
 import io.posekit.api.http.ApiException;
 import io.posekit.api.http.Negotiation;
 import io.posekit.asset.Model;
@@ -49,7 +50,7 @@ class BakeRoutes implements ApiRoutes {
 
     @Override
     public void register(Router.Builder routes) {
-        routes.post("/api/v1/assets/{id}/bake").consumes(MAX_BODY, Negotiation.JSON)
+        routes.post("/api/v1/assets/{id}/bake").scope(Scope.READ).consumes(MAX_BODY, Negotiation.JSON)
                 .produces(NDJSON, Negotiation.OCTET_STREAM).handle(this::bake);
     }
 
@@ -57,7 +58,7 @@ class BakeRoutes implements ApiRoutes {
         String id = e.variable("id");
         String accept = e.header("Accept");
         JsonNode body = json.read(e, JsonNode.class);
-        Model model = Assets.require(assets, id).model();
+        Model model = Assets.require(assets, e, id).model();
         BakePlan plan = BakePlan.parse(body, model, maxFrames, maxBytes);
         boolean posed = plan.outputs().contains(BakePlan.Output.SKINNED_POSITIONS)
                 || plan.outputs().contains(BakePlan.Output.SKINNED_NORMALS)

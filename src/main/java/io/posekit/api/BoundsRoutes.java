@@ -2,6 +2,7 @@ package io.posekit.api;
 
 import io.posekit.api.body.SamplingQuery;
 import io.posekit.api.body.ShapeResponses;
+import io.posekit.api.security.Scope;
 import io.posekit.api.http.ApiException;
 import io.posekit.asset.Model;
 import io.posekit.clip.ClipTimes;
@@ -55,7 +56,7 @@ class BoundsRoutes implements ApiRoutes {
 
     @Override
     public void register(Router.Builder routes) {
-        routes.get("/api/v1/assets/{id}/bounds").query(SamplingRoutes.with(SamplingRoutes.SAMPLING, "over"))
+        routes.get("/api/v1/assets/{id}/bounds").scope(Scope.READ).query(SamplingRoutes.with(SamplingRoutes.SAMPLING, "over")).repeatable("layer")
                 .produces(Negotiation.JSON).immutable().handle(this::bounds);
     }
 
@@ -63,7 +64,7 @@ class BoundsRoutes implements ApiRoutes {
         String id = e.variable("id");
         String over = e.query("over");
         SamplingQuery query = SamplingRoutes.query(e);
-        Model model = Assets.require(assets, id).model();
+        Model model = Assets.require(assets, e, id).model();
         boolean overClip = "clip".equals(over);
         if (over != null && !over.isEmpty() && !overClip && !"time".equals(over)) {
             throw ApiException.badRequest("Invalid over", "over '" + over + "' is not one of time, clip");

@@ -1,6 +1,7 @@
 package io.posekit.api;
 
 import io.posekit.api.body.AssetSummary;
+import io.posekit.api.security.Scope;
 import io.posekit.api.http.ApiRoutes;
 import io.posekit.api.http.JsonBodies;
 import io.posekit.api.http.Negotiation;
@@ -63,12 +64,13 @@ class ClipRoutes implements ApiRoutes {
 
     @Override
     public void register(Router.Builder routes) {
-        routes.post("/api/v1/assets/{id}/clips").query("filename").consumes(uploads.maxBody(), "*/*")
+        routes.post("/api/v1/assets/{id}/clips").scope(Scope.WRITE).query("filename").consumes(uploads.maxBody(), "*/*")
                 .limitText(uploads.maxBodyText())
+                .precheck(e -> assets.checkQuotaIfKnown(e.caller().tenant(), 0))
                 .produces(Negotiation.JSON).handle(e -> {
                     String id = e.variable("id");
                     parsing.checkCapacity(ParsingPool.Kind.UPLOAD);
-                    AssetRepository.AddedClips added = assets.addClips(id, uploads.read(e))
+                    AssetRepository.AddedClips added = assets.addClips(e.caller().tenant(), id, uploads.read(e))
                             .orElseThrow(() -> Assets.unknownAsset(id));
                     String newId = added.asset().meta().id();
                     return json.reply(added.created() ? 201 : 200, new ClipsAdded(AssetSummary.of(added.asset()),

@@ -1,5 +1,6 @@
 package io.posekit.api;
 
+import io.posekit.api.security.Scope;
 import io.posekit.api.http.ApiException;
 import io.posekit.api.http.ApiRoutes;
 import io.posekit.api.http.Negotiation;
@@ -27,10 +28,10 @@ class PosedGlbRoutes implements ApiRoutes {
 
     @Override
     public void register(Router.Builder routes) {
-        routes.get("/api/v1/assets/{id}/posed.glb").query(SamplingRoutes.SAMPLING).produces(Negotiation.GLTF_BINARY)
+        routes.get("/api/v1/assets/{id}/posed.glb").scope(Scope.READ).query(SamplingRoutes.SAMPLING).repeatable("layer").produces(Negotiation.GLTF_BINARY)
                 .immutable().handle(e -> {
                     String id = e.variable("id");
-                    Model model = Assets.require(assets, id).model();
+                    Model model = Assets.require(assets, e, id).model();
                     Sampling s = Sampling.parse(model, SamplingRoutes.query(e));
                     if (model.meshes().isEmpty()) {
                         throw ApiException.notFound("No meshes", "asset '" + id + "' has no meshes to pose");

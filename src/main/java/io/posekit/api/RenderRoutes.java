@@ -1,6 +1,7 @@
 package io.posekit.api;
 
 import io.posekit.api.body.SamplingQuery;
+import io.posekit.api.security.Scope;
 import io.posekit.api.http.ApiException;
 import io.posekit.api.http.ApiRoutes;
 import io.posekit.api.http.Exchange;
@@ -79,17 +80,17 @@ class RenderRoutes implements ApiRoutes {
 
     @Override
     public void register(Router.Builder routes) {
-        routes.get("/api/v1/assets/{id}/render.png").query(SamplingRoutes.with(SamplingRoutes.SAMPLING, PICTURE))
+        routes.get("/api/v1/assets/{id}/render.png").scope(Scope.READ).query(SamplingRoutes.with(SamplingRoutes.SAMPLING, PICTURE)).repeatable("layer")
                 .produces(PNG).immutable().handle(this::png);
-        routes.get("/api/v1/assets/{id}/preview.gif").query(SamplingRoutes.with(PICTURE, "clip", "fps"))
+        routes.get("/api/v1/assets/{id}/preview.gif").scope(Scope.READ).query(SamplingRoutes.with(PICTURE, "clip", "fps"))
                 .produces(GIF).immutable().handle(e -> animation(e, false));
-        routes.get("/api/v1/assets/{id}/frames.png").query(SamplingRoutes.with(PICTURE, "clip", "fps", "columns"))
+        routes.get("/api/v1/assets/{id}/frames.png").scope(Scope.READ).query(SamplingRoutes.with(PICTURE, "clip", "fps", "columns"))
                 .produces(PNG).immutable().handle(e -> animation(e, true));
     }
 
     private Reply png(Exchange e) {
         String id = e.variable("id");
-        Model model = Assets.require(assets, id).model();
+        Model model = Assets.require(assets, e, id).model();
         Sampling s = Sampling.parse(model, SamplingRoutes.query(e));
         Picture p = Picture.parse(e, PNG_SIZE);
         Camera[] camera = new Camera[1];
@@ -107,7 +108,7 @@ class RenderRoutes implements ApiRoutes {
 
     private Reply animation(Exchange e, boolean sheet) {
         String id = e.variable("id");
-        Model model = Assets.require(assets, id).model();
+        Model model = Assets.require(assets, e, id).model();
         Sampling s = Sampling.parse(model, new SamplingQuery(e.query("clip"), null, null, null, null, null, null, null,
                 null));
         Picture p = Picture.parse(e, ANIMATION_SIZE);

@@ -1,6 +1,7 @@
 package io.posekit.api;
 
 import io.posekit.api.body.AssetSummary;
+import io.posekit.api.security.Scope;
 import io.posekit.api.http.ApiException;
 import io.posekit.api.http.ApiRoutes;
 import io.posekit.api.http.Exchange;
@@ -86,7 +87,7 @@ class RetargetRoutes implements ApiRoutes {
 
     @Override
     public void register(Router.Builder routes) {
-        routes.post("/api/v1/assets/{id}/retarget").consumes(MAX_BODY, Negotiation.JSON).produces(Negotiation.JSON)
+        routes.post("/api/v1/assets/{id}/retarget").scope(Scope.WRITE).consumes(MAX_BODY, Negotiation.JSON).produces(Negotiation.JSON)
                 .handle(this::retarget);
     }
 
@@ -99,12 +100,12 @@ class RetargetRoutes implements ApiRoutes {
                     + "required");
         }
         RetargetRequest request = request(body);
-        Assets.require(assets, id);
-        Assets.require(assets, source);
+        Assets.require(assets, e, id);
+        Assets.require(assets, e, source);
         parsing.checkCapacity(ParsingPool.Kind.UPLOAD);
         AssetRepository.Retargeted done;
         try {
-            done = assets.retarget(id, source, request).orElseThrow(() -> Assets.unknownAsset(id));
+            done = assets.retarget(e.caller().tenant(), id, source, request).orElseThrow(() -> Assets.unknownAsset(id));
         } catch (RetargetException x) {
             throw x.kind() == RetargetException.Kind.BAD_REQUEST
                     ? ApiException.badRequest("Invalid retargeting request", x.getMessage())

@@ -4,6 +4,7 @@ import io.posekit.api.body.LayerEcho;
 import io.posekit.api.body.MeshResponses;
 import io.posekit.api.body.SamplingBody;
 import io.posekit.api.body.SamplingQuery;
+import io.posekit.api.security.Scope;
 import io.posekit.api.http.ApiException;
 import io.posekit.api.http.ApiRoutes;
 import io.posekit.api.http.Exchange;
@@ -70,25 +71,25 @@ class SamplingRoutes implements ApiRoutes {
     @Override
     public void register(Router.Builder routes) {
         String base = "/api/v1/assets/{id}";
-        Predicate<Exchange> cached = e -> assets.isReady(e.variable("id"));
-        routes.get(base + "/pose").query(with(SAMPLING, "space")).produces(Negotiation.JSON).immutable().inline(cached)
+        Predicate<Exchange> cached = e -> Assets.ready(assets, e, e.variable("id"));
+        routes.get(base + "/pose").scope(Scope.READ).query(with(SAMPLING, "space")).repeatable("layer").produces(Negotiation.JSON).immutable().inline(cached)
                 .handle(e -> pose(e, model -> Sampling.parse(model, query(e)), e.query("space")));
-        routes.post(base + "/pose").query("space").consumes(SamplingBody.MAX_BYTES, Negotiation.JSON)
+        routes.post(base + "/pose").scope(Scope.READ).query("space").consumes(SamplingBody.MAX_BYTES, Negotiation.JSON)
                 .produces(Negotiation.JSON).inline(cached)
                 .handle(e -> pose(e, model -> Sampling.parse(model, json.read(e, SamplingBody.class)), e.query("space")));
-        routes.get(base + "/skins/{skin}/matrices").query(with(SAMPLING, "form"))
+        routes.get(base + "/skins/{skin}/matrices").scope(Scope.READ).query(with(SAMPLING, "form")).repeatable("layer")
                 .produces(Negotiation.JSON, Negotiation.OCTET_STREAM).immutable().inline(cached)
                 .handle(e -> skinMatrices(e, model -> Sampling.parse(model, query(e))));
-        routes.post(base + "/skins/{skin}/matrices").query("form").consumes(SamplingBody.MAX_BYTES, Negotiation.JSON)
+        routes.post(base + "/skins/{skin}/matrices").scope(Scope.READ).query("form").consumes(SamplingBody.MAX_BYTES, Negotiation.JSON)
                 .produces(Negotiation.JSON, Negotiation.OCTET_STREAM).inline(cached)
                 .handle(e -> skinMatrices(e, model -> Sampling.parse(model, json.read(e, SamplingBody.class))));
-        routes.get(base + "/meshes/{mesh}").produces(Negotiation.JSON).immutable().handle(this::geometry);
+        routes.get(base + "/meshes/{mesh}").scope(Scope.READ).produces(Negotiation.JSON).immutable().handle(this::geometry);
         Predicate<Exchange> smallMesh = e -> cached.test(e) && small(e);
-        routes.get(base + "/meshes/{mesh}/skinned").query(with(SAMPLING, "attributes", "skinning"))
+        routes.get(base + "/meshes/{mesh}/skinned").scope(Scope.READ).query(with(SAMPLING, "attributes", "skinning")).repeatable("layer")
                 .produces(Negotiation.JSON, Negotiation.OCTET_STREAM, Negotiation.GLTF_BINARY).immutable()
                 .inline(smallMesh)
                 .handle(e -> skinned(e, model -> Sampling.parse(model, query(e)), true));
-        routes.post(base + "/meshes/{mesh}/skinned").query("attributes", "skinning")
+        routes.post(base + "/meshes/{mesh}/skinned").scope(Scope.READ).query("attributes", "skinning")
                 .consumes(SamplingBody.MAX_BYTES, Negotiation.JSON)
                 .produces(Negotiation.JSON, Negotiation.OCTET_STREAM).inline(smallMesh)
                 .handle(e -> skinned(e, model -> Sampling.parse(model, json.read(e, SamplingBody.class)), false));
@@ -110,7 +111,7 @@ class SamplingRoutes implements ApiRoutes {
 
     /** Whether the mesh the request names is small enough to skin on the event loop (only asked of a cached asset). */
     private boolean small(Exchange e) {
-        Model model = assets.find(e.variable("id")).map(AssetRepository.Loaded::model).orElse(null);
+        Model model = assets.find(e.caller().tenant(), e.variable("id")).map(AssetRepository.Loaded::model).orElse(null);
         if (model == null) {
             return true;
         }
@@ -133,7 +134,7 @@ class SamplingRoutes implements ApiRoutes {
 
     private Reply pose(Exchange e, Function<Model, Sampling> sampling, String space) {
         String id = e.variable("id");
-        Model model = Assets.require(assets, id).model();
+        Model model = Assets.require(assets, e, id).model();
         if (space != null && !space.isEmpty() && !space.equals("local") && !space.equals("model")) {
             throw ApiException.badRequest("Invalid space", "space '" + space + "' is not one of local, model");
         }
@@ -193,7 +194,7 @@ class SamplingRoutes implements ApiRoutes {
         String id = e.variable("id");
         String form = e.query("form");
         String accept = e.header("Accept");
-        Model model = Assets.require(assets, id).model();
+        Model model = Assets.require(assets, e, id).model();
         int skinIndex = index(e.variable("skin"), model.skins().size(), "skin");
         Sampling s = sampling.apply(model);
         Skin skin = model.skins().get(skinIndex);
@@ -256,7 +257,7 @@ class SamplingRoutes implements ApiRoutes {
     }
 
     private Reply geometry(Exchange e) {
-        Model model = Assets.require(assets, e.variable("id")).model();
+        Model model = Assets.require(assets, e, e.variable("id")).model();
         int meshIndex = index(e.variable("mesh"), model.meshes().size(), "mesh");
         MeshInstance mesh = model.meshes().get(meshIndex);
         List<MeshResponses.GeometryPrimitive> prims = new ArrayList<>();
@@ -272,7 +273,7 @@ class SamplingRoutes implements ApiRoutes {
         String id = e.variable("id");
         String accept = e.header("Accept");
         String skinningParam = e.query("skinning");
-        Model model = Assets.require(assets, id).model();
+        Model model = Assets.require(assets, e, id).model();
         int meshIndex = index(e.variable("mesh"), model.meshes().size(), "mesh");
         Set<VertexAttribute> wanted = attributes(e.query("attributes"));
         Sampling s = sampling.apply(model);

@@ -1,6 +1,7 @@
 package io.posekit.api;
 
 import io.posekit.api.body.ShapeResponses;
+import io.posekit.api.security.Scope;
 import io.posekit.api.http.ApiException;
 import io.posekit.asset.Model;
 import io.posekit.rig.Rig;
@@ -34,15 +35,15 @@ class SkeletonRoutes implements ApiRoutes {
 
     @Override
     public void register(Router.Builder routes) {
-        routes.get("/api/v1/assets/{id}/skeleton").query(SamplingRoutes.with(SamplingRoutes.SAMPLING, "nodes"))
-                .produces(Negotiation.JSON).immutable().inline(e -> assets.isReady(e.variable("id")))
+        routes.get("/api/v1/assets/{id}/skeleton").scope(Scope.READ).query(SamplingRoutes.with(SamplingRoutes.SAMPLING, "nodes")).repeatable("layer")
+                .produces(Negotiation.JSON).immutable().inline(e -> Assets.ready(assets, e, e.variable("id")))
                 .handle(this::skeleton);
     }
 
     private Reply skeleton(Exchange e) {
         String id = e.variable("id");
         String nodes = e.query("nodes");
-        Model model = Assets.require(assets, id).model();
+        Model model = Assets.require(assets, e, id).model();
         boolean all = "all".equals(nodes);
         if (nodes != null && !nodes.isEmpty() && !all && !"joints".equals(nodes)) {
             throw ApiException.badRequest("Invalid nodes", "nodes '" + nodes + "' is not one of joints, all");

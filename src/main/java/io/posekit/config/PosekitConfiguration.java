@@ -69,7 +69,22 @@ public class PosekitConfiguration {
     AssetRepository assetRepository(AssetStore store, AssetImporters importers, ParsingPool parsing,
             PosekitProperties properties, MeterRegistry meters) {
         return new AssetRepository(store, importers, parsing, properties.cache().maxBytes().toBytes(),
-                Clock.systemUTC(), meters);
+                Clock.systemUTC(), meters, quotas(properties.quota()));
+    }
+
+    /** Each tenant's quota: its own ({@code posekit.quota.tenants.<name>.*}) where set, else the defaults. */
+    static java.util.function.Function<String, AssetRepository.Quota> quotas(PosekitProperties.Quota q) {
+        java.util.Map<String, PosekitProperties.Quota.Tenant> tenants = q.tenants() == null ? java.util.Map.of()
+                : q.tenants();
+        AssetRepository.Quota defaults = new AssetRepository.Quota(q.maxBytes().toBytes(), q.maxAssets());
+        return tenant -> {
+            PosekitProperties.Quota.Tenant t = tenants.get(tenant);
+            if (t == null) {
+                return defaults;
+            }
+            return new AssetRepository.Quota(t.maxBytes() != null ? t.maxBytes().toBytes() : defaults.maxBytes(),
+                    t.maxAssets() != null ? t.maxAssets() : defaults.maxAssets());
+        };
     }
 
     @Bean

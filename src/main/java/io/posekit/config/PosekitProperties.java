@@ -24,13 +24,18 @@ import org.springframework.validation.annotation.Validated;
  * @param health how health answers are kept
  * @param warmUp the kernel warm-up after start-up
  * @param render how many pictures are drawn at once
+ * @param security who may call what: authentication, scopes, tenants
+ * @param quota what each tenant may store and how fast it may ask
+ * @param cors which other origins' pages may call the API
+ * @param http timeouts and caps of the HTTP edge
  */
 @ConfigurationProperties("posekit")
 @Validated
 public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @DefaultValue Store store,
         @Valid @DefaultValue Upload upload, @Valid @DefaultValue Limits limits, @Valid @DefaultValue Parsing parsing,
         @Valid @DefaultValue Bake bake, @Valid @DefaultValue Health health, @Valid @DefaultValue WarmUp warmUp,
-        @Valid @DefaultValue Render render) {
+        @Valid @DefaultValue Render render, @Valid @DefaultValue Security security, @Valid @DefaultValue Quota quota,
+        @Valid @DefaultValue Cors cors, @Valid @DefaultValue Http http) {
 
     /**
      * @param maxBytes Memory budget of parsed assets, at least 1MB. Evicted assets are parsed again from the store.
@@ -177,5 +182,93 @@ public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @Defaul
      * @param queue Renders that may wait for a thread; beyond it the request is answered 503 with Retry-After.
      */
     public record Render(@DefaultValue("0") @PositiveOrZero int threads, @DefaultValue("8") @PositiveOrZero int queue) {
+    }
+
+    /**
+     * @param mode {@code auto} (the default): open when no credentials are configured and the server is bound to a
+     *     loopback address (a laptop), secured when API keys or a JWT issuer are configured, and a start-up failure
+     *     when neither holds (reachable from a network without credentials); {@code secured}: credentials required
+     *     everywhere but the open paths; {@code open}: no authentication at all, every caller is the tenant
+     *     {@code default} with every scope (say so explicitly to expose an open service to a network).
+     * @param apiKeysFile A file of API keys, one per line: {@code <sha256-hex of the key> <tenant> <scope>[,<scope>…]
+     *     [name]}; re-read when it changes, so keys rotate without a restart. Keys are bearer tokens starting with
+     *     {@code pk_}.
+     * @param apiKeysReload How often the API key file is checked for changes.
+     * @param tenantClaim The JWT claim naming the caller's tenant ({@code sub} by default: the client of a
+     *     client-credentials token).
+     * @param openPaths Paths (Spring path patterns) answered without credentials: the viewer's page, the API's
+     *     documentation and the health probes by default. Health details are shown only to the admin scope.
+     * @param tokenCacheSize Validated tokens kept (until they expire), so a token's signature is checked once.
+     */
+    public record Security(@NotNull @DefaultValue("auto") Mode mode, Path apiKeysFile,
+            @NotNull @DefaultValue("5s") java.time.Duration apiKeysReload,
+            @NotNull @DefaultValue("sub") String tenantClaim,
+            @NotNull @DefaultValue({"/", "/index.html", "/*.js", "/*.css", "/favicon.ico", "/webjars/**",
+                    "/swagger-ui.html", "/swagger-ui/**", "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
+                    "/actuator/health", "/actuator/health/**"}) java.util.List<String> openPaths,
+            @DefaultValue("10000") @Positive int tokenCacheSize) {
+
+        /** How callers are authenticated. */
+        public enum Mode {
+            AUTO, SECURED, OPEN
+        }
+    }
+
+    /**
+     * Per-tenant limits; a tenant named in {@code tenants} has its own, the others these defaults. 0 means no limit.
+     *
+     * @param maxBytes Most bytes of uploaded files a tenant may hold (an upload past it is refused before its body
+     *     is read when its length is declared, else as soon as it passes).
+     * @param maxAssets Most assets a tenant may hold.
+     * @param requestsPerSecond Requests a tenant may make per second, sustained (429 with Retry-After beyond).
+     * @param burst Requests a tenant may make at once above the sustained rate (the bucket's size).
+     * @param tenants Limits of named tenants.
+     */
+    public record Quota(@NotNull @DefaultValue("10GB") DataSize maxBytes, @DefaultValue("100000") @PositiveOrZero long maxAssets,
+            @DefaultValue("0") @PositiveOrZero long requestsPerSecond, @DefaultValue("0") @PositiveOrZero long burst,
+            @DefaultValue java.util.Map<String, Tenant> tenants) {
+
+        /** One tenant's limits; unset values are the defaults'. */
+        public record Tenant(DataSize maxBytes, Long maxAssets, Long requestsPerSecond, Long burst) {
+        }
+    }
+
+    /**
+     * Cross-origin calls from browsers (CORS). Off until an origin is allowed.
+     *
+     * @param allowedOrigins Origins whose pages may call the API ({@code https://app.example.com}); patterns such as
+     *     {@code https://*.example.com} are allowed; {@code *} allows every origin.
+     * @param allowedMethods Methods a cross-origin page may use.
+     * @param allowedHeaders Request headers a cross-origin page may send.
+     * @param exposedHeaders Answer headers a cross-origin script may read.
+     * @param maxAge How long a browser may keep a preflight's answer.
+     */
+    public record Cors(@DefaultValue java.util.List<String> allowedOrigins,
+            @NotNull @DefaultValue({"GET", "HEAD", "POST", "DELETE", "OPTIONS"}) java.util.List<String> allowedMethods,
+            @NotNull @DefaultValue({"Authorization", "Content-Type", "Accept", "If-None-Match", "X-Request-Id"})
+            java.util.List<String> allowedHeaders,
+            @NotNull @DefaultValue({"ETag", "Location", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-Id",
+                    "WWW-Authenticate", "Link",
+                    "Content-Disposition", "Posekit-Layout", "Posekit-Frames", "Posekit-Frame-Times", "Posekit-Camera",
+                    "Posekit-Resampled-Keys", "Posekit-Max-Error", "Posekit-Retarget", "Posekit-Warnings"})
+            java.util.List<String> exposedHeaders,
+            @NotNull @DefaultValue("30m") java.time.Duration maxAge) {
+    }
+
+    /**
+     * @param headerTimeout Longest a client may take to send a request's line and headers (slow clients holding
+     *     connections: 408 and closed beyond).
+     * @param readTimeout Longest a request body may pause between two pieces (408 and closed beyond).
+     * @param requestTimeout Longest a whole request body may take to arrive.
+     * @param writeTimeout Longest a streamed answer (a bake) may wait for a client that stopped reading before the
+     *     connection is closed.
+     * @param maxUploadBytesInFlight Most upload bytes all requests together may be receiving at once: an upload that
+     *     would pass it is answered 503 with Retry-After before its body is read.
+     */
+    public record Http(@NotNull @DefaultValue("10s") java.time.Duration headerTimeout,
+            @NotNull @DefaultValue("30s") java.time.Duration readTimeout,
+            @NotNull @DefaultValue("10m") java.time.Duration requestTimeout,
+            @NotNull @DefaultValue("60s") java.time.Duration writeTimeout,
+            @NotNull @DefaultValue("1GB") DataSize maxUploadBytesInFlight) {
     }
 }

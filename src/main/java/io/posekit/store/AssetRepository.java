@@ -36,6 +36,11 @@ import org.slf4j.LoggerFactory;
  * is asked for, its files verified against the id first; concurrent requests for the same id parse it once.
  * Every parse runs on the {@link ParsingPool}, never on the caller's thread.
  *
+ * <p>Assets belong to tenants ({@link Reference}): every operation names the tenant it acts for, which sees only
+ * the assets it holds (any other is answered as if it did not exist), holds one by uploading it (or making it from
+ * its own), and lets go of it by deleting it; the asset itself is deleted with its last reference. What a tenant may
+ * hold is bounded by its {@link Quota}.
+ *
  * <p>An upload is parsed before anything is stored: a file that fails to import leaves the store and the
  * cache exactly as they were. Concurrent uploads of the same content share one parse: one of them creates the
  * asset, the others find it. Thread-safe.
@@ -64,9 +69,31 @@ public final class AssetRepository {
      * The outcome of an upload.
      *
      * @param asset the asset
-     * @param created true when the content was new, false when the same content was already stored
+     * @param created true when the tenant did not hold it before (whether or not another tenant did: the answer must
+     *     not tell), false when it did
+     * @param reference the tenant's reference to it (its name as the tenant uploaded it)
      */
-    public record Added(Loaded asset, boolean created) {
+    public record Added(Loaded asset, boolean created, Reference reference) {
+    }
+
+    /**
+     * What one tenant may hold.
+     *
+     * @param maxBytes the most stored bytes over its assets (0: no limit)
+     * @param maxAssets the most assets (0: no limit)
+     */
+    public record Quota(long maxBytes, long maxAssets) {
+
+        public static final Quota UNLIMITED = new Quota(0, 0);
+    }
+
+    /**
+     * What a tenant holds now.
+     *
+     * @param bytes stored bytes over its assets
+     * @param assets how many
+     */
+    public record Usage(long bytes, long assets) {
     }
 
     private final AssetStore store;
@@ -77,6 +104,10 @@ public final class AssetRepository {
     private final MeterRegistry meters;
     /** Uploads being imported, by content id: an identical upload meanwhile waits for the first one. */
     private final ConcurrentHashMap<String, CompletableFuture<Added>> uploading = new ConcurrentHashMap<>();
+    private final java.util.function.Function<String, Quota> quotas;
+    /** Each tenant's usage, when known here (updated by this replica's uploads and deletions, re-read after a while). */
+    private final Cache<String, Usage> usage = Caffeine.newBuilder().expireAfterWrite(java.time.Duration.ofSeconds(30))
+            .maximumSize(100_000).executor(Runnable::run).build();
 
     /**
      * A repository parsing on a pool of its own (one thread per core, 16 waiting slots, the importers'
@@ -101,6 +132,13 @@ public final class AssetRepository {
 
     public AssetRepository(AssetStore store, AssetImporters importers, ParsingPool parsing, long cacheMaxBytes,
             Clock clock, MeterRegistry meters) {
+        this(store, importers, parsing, cacheMaxBytes, clock, meters, t -> Quota.UNLIMITED);
+    }
+
+    /** @param quotas what each tenant may hold */
+    public AssetRepository(AssetStore store, AssetImporters importers, ParsingPool parsing, long cacheMaxBytes,
+            Clock clock, MeterRegistry meters, java.util.function.Function<String, Quota> quotas) {
+        this.quotas = quotas;
         this.store = store;
         this.importers = importers;
         this.parsing = parsing;
@@ -134,24 +172,43 @@ public final class AssetRepository {
     }
 
     /**
-     * Stores and parses an upload.
+     * Stores and parses an upload for {@code tenant}.
      *
+     * @param tenant who uploads it (and holds it after)
      * @param files the uploaded files (names unique, base names)
      * @throws ImportException when the upload cannot be imported (nothing is stored then), or its parse took
      *     longer than the parse-time budget
+     * @throws QuotaExceededException when holding it would pass the tenant's quota (nothing is stored)
      * @throws ParsingBusyException when no parsing thread could take it
      */
-    public Added add(List<SourceFile> files) {
+    public Added add(String tenant, List<SourceFile> files) {
         checkNames(files);
         long size = files.stream().mapToLong(SourceFile::size).sum();
         String id = ContentId.of(files);
+        Optional<Reference> held = observed(() -> store.reference(tenant, id));
+        if (held.isPresent()) {
+            Optional<Loaded> stored;
+            try {
+                stored = find(id);
+            } catch (CorruptAssetException damaged) {
+                stored = Optional.empty(); // the fresh upload repairs it
+            }
+            if (stored.isPresent()) {
+                uploadSize("existing").record(size);
+                return new Added(stored.get(), false, held.get());
+            }
+        } else {
+            checkQuota(tenant, size);
+        }
+        Reference ref = held.orElseGet(() -> new Reference(tenant, id, mainName(files), mainFormat(files), size,
+                clock.instant()));
         CompletableFuture<Added> mine = new CompletableFuture<>();
         CompletableFuture<Added> first = uploading.putIfAbsent(id, mine);
         if (first != null) {
-            return sameAs(first, size);
+            return sameAs(first, size, ref);
         }
         try {
-            Added added = importAndStore(files, id, size);
+            Added added = importAndStore(files, id, size, ref);
             mine.complete(added);
             return added;
         } catch (RuntimeException | Error e) {
@@ -162,12 +219,32 @@ public final class AssetRepository {
         }
     }
 
-    /** The outcome of an identical upload that was in progress: the asset it stored exists now. */
-    private Added sameAs(CompletableFuture<Added> first, long size) {
+    /** The format the model file's name says, or {@code unknown} (a zip: the parse tells, and the commit corrects it). */
+    private String mainFormat(List<SourceFile> files) {
+        return importers.mainFileOf(files).flatMap(main -> AssetFormat.byFileName(main.name()))
+                .map(AssetFormat::wireName).orElse("unknown");
+    }
+
+    /** The model file's name among an upload's files (its base name), or the first file's. */
+    private String mainName(List<SourceFile> files) {
+        return importers.mainFileOf(files).map(SourceFile::baseName).orElse(files.getFirst().baseName());
+    }
+
+    /**
+     * The outcome of an identical upload that was in progress (perhaps another tenant's): the asset it stored exists
+     * now, and {@code ref} is added to it.
+     */
+    private Added sameAs(CompletableFuture<Added> first, long size, Reference ref) {
         try {
             Added theirs = first.get();
+            Optional<Reference> added = timed("reference", () -> store.addReference(ref));
+            if (added.isEmpty()) {
+                throw new StoreUnavailableException("asset " + ref.id() + " was deleted while it was uploaded again; "
+                        + "upload it again", new java.io.IOException("deleted during an upload"));
+            }
+            usage.invalidate(ref.tenant());
             uploadSize("existing").record(size);
-            return new Added(theirs.asset(), false);
+            return new Added(theirs.asset(), added.get() == ref, added.get());
         } catch (ExecutionException e) {
             if (e.getCause() instanceof ImportException) {
                 uploadSize("rejected").record(size);
@@ -179,7 +256,7 @@ public final class AssetRepository {
         }
     }
 
-    private Added importAndStore(List<SourceFile> files, String id, long size) {
+    private Added importAndStore(List<SourceFile> files, String id, long size, Reference ref) {
         Optional<Loaded> existing;
         try {
             existing = find(id);
@@ -187,8 +264,14 @@ public final class AssetRepository {
             existing = Optional.empty(); // the fresh upload replaces the damaged copy
         }
         if (existing.isPresent()) {
-            uploadSize("existing").record(size);
-            return new Added(existing.get(), false);
+            // another tenant's (or this one's, held meanwhile): only the reference is new
+            Optional<Reference> added = timed("reference", () -> store.addReference(ref));
+            if (added.isPresent()) {
+                usage.invalidate(ref.tenant());
+                uploadSize("existing").record(size);
+                return new Added(existing.get(), added.get() == ref, added.get());
+            }
+            // deleted meanwhile: stored again below
         }
         // the files are written and synced to disk while the parse runs (the two take similar time), and become an
         // asset only if the parse succeeds; a failed parse leaves nothing behind
@@ -204,7 +287,7 @@ public final class AssetRepository {
                 .orElse(null);
         AssetStore.Staged staged;
         try {
-            staged = timed("stage", () -> expected != null ? store.stage(expected, files) : store.stage(id, files));
+            staged = timed("stage", () -> expected != null ? store.stage(expected, files, ref) : store.stage(id, files));
         } catch (RuntimeException e) {
             parse.cancel(true);
             throw e;
@@ -224,11 +307,71 @@ public final class AssetRepository {
         StoredAsset meta = expected != null && expected.name().equals(name) && expected.format().equals(format)
                 ? expected
                 : new StoredAsset(id, name, format, size, clock.instant(), stored);
-        StoredAsset saved = timed("commit", () -> store.commit(staged, meta));
+        Reference mine = ref.name().equals(name) && ref.format().equals(format) ? ref
+                : new Reference(ref.tenant(), id, name, format, size, ref.createdAt());
+        StoredAsset saved = timed("commit", () -> store.commit(staged, meta, mine));
         Loaded loaded = new Loaded(saved, imported.model());
         cache.put(id, CompletableFuture.completedFuture(loaded));
+        usage.invalidate(ref.tenant());
         uploadSize(saved == meta ? "created" : "existing").record(size);
-        return new Added(loaded, saved == meta);
+        // the tenant did not hold it when the upload began (else it was answered above)
+        Reference held = saved == meta ? mine : observed(() -> store.reference(mine.tenant(), id)).orElse(mine);
+        return new Added(loaded, true, held);
+    }
+
+    /**
+     * Refuses what would pass {@code tenant}'s quota if it held {@code moreBytes} more in one more asset.
+     *
+     * @throws QuotaExceededException naming the limit
+     */
+    public void checkQuota(String tenant, long moreBytes) {
+        Quota q = quotas.apply(tenant);
+        if (q.maxBytes() <= 0 && q.maxAssets() <= 0) {
+            return;
+        }
+        Usage now = usage(tenant);
+        if (q.maxAssets() > 0 && now.assets() + 1 > q.maxAssets()) {
+            throw new QuotaExceededException("the tenant holds " + now.assets() + " assets, its quota is "
+                    + q.maxAssets() + "; delete some first");
+        }
+        if (q.maxBytes() > 0 && now.bytes() + moreBytes > q.maxBytes()) {
+            throw new QuotaExceededException("the tenant holds " + now.bytes() + " bytes; " + moreBytes
+                    + " more would pass its quota of " + q.maxBytes() + " bytes");
+        }
+    }
+
+    /**
+     * The byte quota checked before an upload's body is read, from what is known here without reading the store (so
+     * it may run on an event loop): refuses an upload of {@code declaredBytes} that cannot fit in what the tenant has
+     * left. The count of assets, and the bytes when the tenant's usage is not known here yet, are checked once the
+     * body is read and its content known (an upload of content the tenant holds costs nothing).
+     *
+     * @throws QuotaExceededException naming the limit
+     */
+    public void checkQuotaIfKnown(String tenant, long declaredBytes) {
+        Quota q = quotas.apply(tenant);
+        if (q.maxBytes() <= 0 || declaredBytes <= 0) {
+            return;
+        }
+        Usage now = usage.getIfPresent(tenant);
+        long held = now == null ? 0 : now.bytes();
+        if (held + declaredBytes > q.maxBytes()) {
+            throw new QuotaExceededException((now == null ? "" : "the tenant holds " + held + " bytes; ")
+                    + declaredBytes + " bytes would pass its quota of " + q.maxBytes() + " bytes");
+        }
+    }
+
+    /** What {@code tenant} holds now (from the store, kept here a while). */
+    public Usage usage(String tenant) {
+        return usage.get(tenant, t -> {
+            long bytes = 0;
+            long count = 0;
+            for (Reference r : timed("list", () -> store.references(t))) {
+                bytes += r.sizeBytes();
+                count++;
+            }
+            return new Usage(bytes, count);
+        });
     }
 
     /**
@@ -267,18 +410,76 @@ public final class AssetRepository {
         return loaded != null && loaded.isDone() && !loaded.isCompletedExceptionally() && store.isFresh(id);
     }
 
+    /**
+     * The asset {@code id} as {@code tenant} sees it: {@link #find(String)} when the tenant holds it, else empty (an
+     * asset of another tenant is not there for it).
+     */
+    public Optional<Loaded> find(String tenant, String id) {
+        if (!ContentId.isWellFormed(id) || observed(() -> store.reference(tenant, id)).isEmpty()) {
+            return Optional.empty();
+        }
+        return find(id);
+    }
+
+    /** {@code tenant}'s reference to {@code id}, or empty when it holds none. */
+    public Optional<Reference> reference(String tenant, String id) {
+        if (!ContentId.isWellFormed(id)) {
+            return Optional.empty();
+        }
+        return observed(() -> store.reference(tenant, id));
+    }
+
+    /** {@link #isReady(String)} for an asset {@code tenant} is known here to hold (or a malformed id). */
+    public boolean isReady(String tenant, String id) {
+        return !ContentId.isWellFormed(id) || store.isReferenceFresh(tenant, id) && isReady(id);
+    }
+
+    /** The assets {@code tenant} holds, oldest first. */
+    public List<Reference> list(String tenant) {
+        return timed("list", () -> store.references(tenant));
+    }
+
+    /** Every tenant's references, oldest first (the admin's view). */
+    public List<Reference> references() {
+        return timed("list", store::references);
+    }
+
+    /** What the store knows of asset {@code id}, whoever holds it (the admin's view). */
+    public Optional<StoredAsset> stored(String id) {
+        return ContentId.isWellFormed(id) ? observed(() -> store.find(id)) : Optional.empty();
+    }
+
     /** What the store holds, oldest first. */
     public List<StoredAsset> list() {
         return timed("list", store::list);
     }
 
-    /** Deletes an asset from the store and the cache; false when it did not exist. */
+    /**
+     * Lets {@code tenant} go of asset {@code id}; the asset is deleted from the store and the cache with its last
+     * reference.
+     *
+     * @return false when the tenant did not hold it
+     */
+    public boolean delete(String tenant, String id) {
+        if (!ContentId.isWellFormed(id)) {
+            return false;
+        }
+        AssetStore.Removal removed = timed("delete", () -> store.removeReference(tenant, id));
+        if (removed == AssetStore.Removal.ASSET) {
+            cache.synchronous().invalidate(id);
+        }
+        usage.invalidate(tenant);
+        return removed != AssetStore.Removal.NONE;
+    }
+
+    /** Deletes an asset from the store and the cache whoever holds it (the admin's); false when it did not exist. */
     public boolean delete(String id) {
         if (!ContentId.isWellFormed(id)) {
             return false;
         }
         boolean deleted = timed("delete", () -> store.delete(id));
         cache.synchronous().invalidate(id);
+        usage.invalidateAll();
         return deleted;
     }
 
@@ -305,6 +506,36 @@ public final class AssetRepository {
     public record AddedClips(Loaded asset, boolean created, ClipBinding.Bound binding) {
     }
 
+    private record Made(Loaded asset, boolean created) {
+    }
+
+    /**
+     * Stores an asset made from {@code base} (clips added, a retargeting) for {@code tenant}, or adds the tenant's
+     * reference to it when it exists: named as the tenant named the base.
+     */
+    private Made storeMade(String tenant, String baseId, Loaded base, List<SourceFile> combined, long size, String id,
+            Optional<Loaded> existing, Model model) {
+        String name = observed(() -> store.reference(tenant, baseId)).map(Reference::name).orElse(base.meta().name());
+        Reference ref = new Reference(tenant, id, name, base.meta().format(), size, clock.instant());
+        if (existing.isPresent()) {
+            Optional<Reference> added = timed("reference", () -> store.addReference(ref));
+            if (added.isPresent()) {
+                usage.invalidate(tenant);
+                return new Made(existing.get(), added.get() == ref);
+            }
+        }
+        checkQuota(tenant, size);
+        StoredAsset original = base.meta();
+        List<StoredAsset.StoredFile> stored = ContentId.canonicalOrder(combined).stream()
+                .map(f -> new StoredAsset.StoredFile(f.name(), f.size())).toList();
+        StoredAsset meta = new StoredAsset(id, original.name(), original.format(), size, clock.instant(), stored);
+        StoredAsset saved = timed("commit", () -> store.save(meta, combined, ref));
+        Loaded loaded = new Loaded(saved, model);
+        cache.put(id, CompletableFuture.completedFuture(loaded));
+        usage.invalidate(tenant);
+        return new Made(loaded, saved == meta);
+    }
+
     /**
      * Adds the clips of an animation-only upload to a stored asset, bound to its rig by node name
      * ({@link ClipBinding}), as a new asset: the original's files plus the upload's, stored under
@@ -315,9 +546,9 @@ public final class AssetRepository {
      * @throws ImportException when the upload cannot be imported or none of its clips binds
      * @throws CorruptAssetException when the original's stored files no longer match its id
      */
-    public Optional<AddedClips> addClips(String baseId, List<SourceFile> files) {
+    public Optional<AddedClips> addClips(String tenant, String baseId, List<SourceFile> files) {
         checkNames(files);
-        Optional<Loaded> base = find(baseId);
+        Optional<Loaded> base = find(tenant, baseId);
         if (base.isEmpty()) {
             return Optional.empty();
         }
@@ -341,17 +572,8 @@ public final class AssetRepository {
         } catch (CorruptAssetException damaged) {
             existing = Optional.empty();
         }
-        if (existing.isPresent()) {
-            return Optional.of(new AddedClips(existing.get(), false, bound));
-        }
-        StoredAsset original = base.get().meta();
-        List<StoredAsset.StoredFile> stored = ContentId.canonicalOrder(combined).stream()
-                .map(f -> new StoredAsset.StoredFile(f.name(), f.size())).toList();
-        StoredAsset meta = new StoredAsset(id, original.name(), original.format(), size, clock.instant(), stored);
-        StoredAsset saved = timed("commit", () -> store.save(meta, combined));
-        Loaded loaded = new Loaded(saved, bound.model());
-        cache.put(id, CompletableFuture.completedFuture(loaded));
-        return Optional.of(new AddedClips(loaded, saved == meta, bound));
+        Made made = storeMade(tenant, baseId, base.get(), combined, size, id, existing, bound.model());
+        return Optional.of(new AddedClips(made.asset(), made.created(), bound));
     }
 
     /** Where the files of added clips are stored: {@code clips/<k>/<name>}. */
@@ -462,9 +684,9 @@ public final class AssetRepository {
      * @throws ImportException (too large) past the clip limit
      * @throws CorruptAssetException when the target's or source's stored files no longer match their ids
      */
-    public Optional<Retargeted> retarget(String targetId, String sourceId, RetargetRequest request) {
-        Optional<Loaded> target = find(targetId);
-        Optional<Loaded> source = find(sourceId);
+    public Optional<Retargeted> retarget(String tenant, String targetId, String sourceId, RetargetRequest request) {
+        Optional<Loaded> target = find(tenant, targetId);
+        Optional<Loaded> source = find(tenant, sourceId);
         if (target.isEmpty() || source.isEmpty()) {
             return Optional.empty();
         }
@@ -491,17 +713,8 @@ public final class AssetRepository {
         } catch (CorruptAssetException damaged) {
             existing = Optional.empty();
         }
-        if (existing.isPresent()) {
-            return Optional.of(new Retargeted(existing.get(), false, result.report()));
-        }
-        StoredAsset original = target.get().meta();
-        List<StoredAsset.StoredFile> stored = ContentId.canonicalOrder(combined).stream()
-                .map(f -> new StoredAsset.StoredFile(f.name(), f.size())).toList();
-        StoredAsset meta = new StoredAsset(id, original.name(), original.format(), size, clock.instant(), stored);
-        StoredAsset saved = timed("commit", () -> store.save(meta, combined));
-        Loaded loaded = new Loaded(saved, result.model());
-        cache.put(id, CompletableFuture.completedFuture(loaded));
-        return Optional.of(new Retargeted(loaded, saved == meta, result.report()));
+        Made made = storeMade(tenant, targetId, target.get(), combined, size, id, existing, result.model());
+        return Optional.of(new Retargeted(made.asset(), made.created(), result.report()));
     }
 
     /** Imports {@code files}, timing it. Runs on a parsing thread. */

@@ -20,6 +20,10 @@ import java.util.Optional;
  * id marks the asset corrupt ({@link CorruptAssetException}); it is never served as something else, and stays
  * corrupt until it is deleted or the same content is saved again, which replaces the damaged copy.
  *
+ * <p>Assets belong to tenants ({@link Reference}): each tenant that uploads an asset holds a reference to it, stored
+ * durably with it, and the asset is deleted when its last reference is removed. A tenant sees only the assets it
+ * holds; the bytes are stored once whoever uploads them.
+ *
  * <p>Failures to reach the store (a full or unmounted disk, an object store that is down, refusing or timing out)
  * are {@link StoreUnavailableException}s; nothing stored is changed by a failed call. Thread-safe.
  */
@@ -87,27 +91,92 @@ public interface AssetStore {
         return stage(meta.id(), files);
     }
 
+    /**
+     * {@link #stage(StoredAsset, List)} with the uploading tenant's reference: a store may make it durable with the
+     * files, so that a {@link #commit} with an equal reference only has to publish them.
+     */
+    default Staged stage(StoredAsset meta, List<SourceFile> files, Reference ref) {
+        return stage(meta, files);
+    }
+
     /** Drops staged files that will not be committed (e.g. the upload failed to parse). */
     void discard(Staged staged);
 
     /**
-     * The second half of {@link #save}: makes the staged files the asset {@code meta} describes, atomically (readers
-     * see all of it or none) and durably (when it returns, the asset survives a crash of this process and of the
-     * store's host). When the id is already stored, the staged files are discarded and the stored asset returned
-     * unchanged; a copy known to be corrupt is replaced.
+     * The second half of {@link #save}: makes the staged files the asset {@code meta} describes, held by
+     * {@code ref}'s tenant, atomically (readers see all of it or none) and durably (when it returns, the asset and the
+     * reference survive a crash of this process and of the store's host). When the id is already stored, the staged
+     * files are discarded, the stored asset returned unchanged and the reference added to it
+     * ({@link #addReference}); a copy known to be corrupt is replaced.
      *
+     * @param ref the uploading tenant's reference ({@code ref.id()} is {@code meta.id()})
      * @throws IllegalArgumentException when the files were staged for another id or by another store
      * @throws StoreUnavailableException when the asset could not be written (it is then not stored)
      */
-    StoredAsset commit(Staged staged, StoredAsset meta);
+    StoredAsset commit(Staged staged, StoredAsset meta, Reference ref);
 
     /**
-     * Stores {@code files} (any order) under {@code meta.id()}: {@link #commit commit}({@link #stage(StoredAsset, List)
-     * stage(meta, files)}, meta).
+     * Stores {@code files} (any order) under {@code meta.id()}, held by {@code ref}'s tenant:
+     * {@link #commit commit}({@link #stage(StoredAsset, List, Reference) stage(meta, files, ref)}, meta, ref).
      */
-    default StoredAsset save(StoredAsset meta, List<SourceFile> files) {
-        return commit(stage(meta, files), meta);
+    default StoredAsset save(StoredAsset meta, List<SourceFile> files, Reference ref) {
+        return commit(stage(meta, files, ref), meta, ref);
     }
+
+    /**
+     * The reference of {@code tenant} to asset {@code id}: from the index while its entry is fresh, otherwise from the
+     * store (so one made by another replica is found).
+     *
+     * @throws StoreUnavailableException when it is not known here and the store cannot be reached
+     */
+    Optional<Reference> reference(String tenant, String id);
+
+    /** Whether {@link #reference} would answer from memory now, without reading the store. */
+    default boolean isReferenceFresh(String tenant, String id) {
+        return false;
+    }
+
+    /**
+     * Adds {@code ref} to its stored asset, durably; the tenant's existing reference is kept when it has one.
+     *
+     * @return the tenant's reference — {@code ref} itself (the same instance) when it was added now, the one it had
+     *     otherwise — or empty when the asset is not stored (deleted meanwhile: the caller stores it again with
+     *     {@link #commit})
+     * @throws StoreUnavailableException when the store cannot be reached (the reference may then not exist)
+     */
+    Optional<Reference> addReference(Reference ref);
+
+    /**
+     * Removes {@code tenant}'s reference to asset {@code id}, durably; when it was the last one, deletes the asset.
+     *
+     * @return what happened: nothing (the tenant held none), the reference removed, or the asset deleted with it
+     * @throws StoreUnavailableException when the store cannot be reached (the reference may then still exist)
+     */
+    Removal removeReference(String tenant, String id);
+
+    /** What {@link #removeReference} did. */
+    enum Removal {
+        /** The tenant held no reference to the asset. */
+        NONE,
+        /** The reference is gone; other tenants still hold the asset. */
+        REFERENCE,
+        /** The reference is gone, and with it the asset (it was the last). */
+        ASSET
+    }
+
+    /**
+     * The references {@code tenant} holds, oldest first, as the store holds them now.
+     *
+     * @throws StoreUnavailableException when the store cannot be reached
+     */
+    List<Reference> references(String tenant);
+
+    /**
+     * Every tenant's references, oldest first (the admin's view).
+     *
+     * @throws StoreUnavailableException when the store cannot be reached
+     */
+    List<Reference> references();
 
     /**
      * Reads the files of a stored asset, with the names they were uploaded under, verified against the id.

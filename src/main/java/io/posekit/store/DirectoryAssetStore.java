@@ -27,8 +27,12 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Uploaded files in a directory, one directory per content id:
- * {@code <dir>/<id>/manifest.json} (a {@link StoredAsset}) and {@code <dir>/<id>/files/<n>} (the n-th file
- * in canonical order). An asset is written to a fresh {@code .incoming-*} directory, every file and both
+ * {@code <dir>/<id>/manifest.json} (a {@link StoredAsset}), {@code <dir>/<id>/files/<n>} (the n-th file
+ * in canonical order) and {@code <dir>/<id>/refs/<tenant key>.json} (each tenant's {@link Reference}: a new
+ * asset's first reference is written with its files and published by the same rename; a later one is a file of its
+ * own, synced with its directory; the asset is deleted with its last reference). Assets found without a
+ * {@code refs} directory (stored before tenants) are adopted by the {@link Reference#DEFAULT_TENANT default tenant}
+ * when the store opens. An asset is written to a fresh {@code .incoming-*} directory, every file and both
  * directories fsynced, then renamed into place atomically and the store directory fsynced, so readers see a whole
  * asset or none, a saved asset survives a crash (kill -9, power loss) once {@link #save} has returned, and a crash
  * leaves only an incoming directory that the next start removes. The fsyncs of an incoming directory (its files,
@@ -62,6 +66,8 @@ public final class DirectoryAssetStore implements AssetStore {
     static final Duration SHARED_STALE_AFTER = Duration.ofHours(1);
     private static final String MANIFEST = "manifest.json";
     private static final String FILES = "files";
+    private static final String REFS = "refs";
+    private static final String JSON = ".json";
     /** Names of the store's own temporaries in the store directory: never assets, removed at start-up. */
     private static final List<String> TEMPORARY_PREFIXES = List.of(".incoming-", ".deleted-", ".health-");
 
@@ -89,6 +95,8 @@ public final class DirectoryAssetStore implements AssetStore {
     private final Path root;
     private final JsonMapper json = JsonMapper.builder().build();
     private final KnownAssets known;
+    private final KnownReferences refs;
+    private final boolean shared;
     private final DirectorySync directorySync;
 
     /**
@@ -116,10 +124,13 @@ public final class DirectoryAssetStore implements AssetStore {
         this.root = root.toAbsolutePath().normalize();
         this.directorySync = directorySync;
         this.known = new KnownAssets(revalidate, System::nanoTime);
+        this.refs = new KnownReferences(revalidate, System::nanoTime);
+        this.shared = shared;
         try {
             Files.createDirectories(this.root);
             removeTemporaries(shared ? SHARED_STALE_AFTER : Duration.ZERO);
             scan();
+            scanReferences(true);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the asset store at " + this.root, e);
         }
@@ -175,8 +186,8 @@ public final class DirectoryAssetStore implements AssetStore {
      * Files written and made durable under a temporary name that no reader sees (and that a restart removes), waiting
      * to be {@linkplain #commit committed} as an asset or {@linkplain #discard discarded}.
      */
-    private record DirectoryStaged(String id, Path incoming, StoredAsset manifest, DirectoryAssetStore store)
-            implements Staged {
+    private record DirectoryStaged(String id, Path incoming, StoredAsset manifest, Reference ref,
+            DirectoryAssetStore store) implements Staged {
     }
 
     /**
@@ -186,7 +197,7 @@ public final class DirectoryAssetStore implements AssetStore {
      */
     @Override
     public Staged stage(String id, List<SourceFile> files) {
-        return stage(id, files, null);
+        return stage(id, files, null, null);
     }
 
     /**
@@ -197,12 +208,22 @@ public final class DirectoryAssetStore implements AssetStore {
      */
     @Override
     public Staged stage(StoredAsset meta, List<SourceFile> files) {
-        return stage(meta.id(), files, meta);
+        return stage(meta.id(), files, meta, null);
     }
 
-    private Staged stage(String id, List<SourceFile> files, StoredAsset manifest) {
+    /**
+     * Writes {@code files}, the manifest {@code meta} and the uploading tenant's {@code ref} durably to a new
+     * temporary directory; a {@link #commit} with an equal manifest and reference then only renames it into place and
+     * syncs the store directory: an upload costs one round of syncs and the rename's.
+     */
+    @Override
+    public Staged stage(StoredAsset meta, List<SourceFile> files, Reference ref) {
+        return stage(meta.id(), files, meta, ref);
+    }
+
+    private Staged stage(String id, List<SourceFile> files, StoredAsset manifest, Reference ref) {
         Path incoming = root.resolve(".incoming-" + UUID.randomUUID());
-        List<FileChannel> written = new ArrayList<>(files.size() + 1);
+        List<FileChannel> written = new ArrayList<>(files.size() + 2);
         try {
             Path filesDir = incoming.resolve(FILES);
             Files.createDirectories(filesDir);
@@ -210,12 +231,19 @@ public final class DirectoryAssetStore implements AssetStore {
             for (int i = 0; i < ordered.size(); i++) {
                 written.add(write(filesDir.resolve(Integer.toString(i)), ordered.get(i).bytes()));
             }
+            List<Path> dirs = new ArrayList<>(List.of(filesDir));
             if (manifest != null) {
                 written.add(write(incoming.resolve(MANIFEST), json.writeValueAsBytes(manifest)));
+                // the incoming directory itself is synced at commit when its manifest is written then
+                dirs.add(incoming);
             }
-            // the incoming directory itself is synced at commit when its manifest is written then
-            durably(written, manifest != null ? List.of(filesDir, incoming) : List.of(filesDir));
-            return new DirectoryStaged(id, incoming, manifest, this);
+            if (ref != null) {
+                Path refsDir = Files.createDirectories(incoming.resolve(REFS));
+                written.add(write(refsDir.resolve(Reference.tenantKey(ref.tenant()) + JSON), json.writeValueAsBytes(ref)));
+                dirs.add(refsDir);
+            }
+            durably(written, dirs);
+            return new DirectoryStaged(id, incoming, manifest, ref, this);
         } catch (IOException e) {
             closeQuietly(written);
             deleteQuietly(incoming);
@@ -230,17 +258,20 @@ public final class DirectoryAssetStore implements AssetStore {
 
     /**
      * Renames the staged directory into place and syncs the store directory; when the id is already stored the staged
-     * files are discarded and the stored asset returned, and a corrupt copy is replaced.
+     * files are discarded, the stored asset returned and {@code ref} added to it; a corrupt copy is replaced (keeping
+     * the references other tenants held to it).
      *
      * @throws StoreUnavailableException when the asset could not be written or made durable (then it is not indexed,
      *     though it may be found on disk at the next start or by saving it again; the staged files are removed)
      */
     @Override
-    public StoredAsset commit(Staged staged, StoredAsset meta) {
+    public StoredAsset commit(Staged staged, StoredAsset meta, Reference ref) {
         DirectoryStaged mine = own(staged);
-        if (!mine.id().equals(meta.id())) {
+        if (!mine.id().equals(meta.id()) || !ref.id().equals(meta.id())) {
             discard(staged);
-            throw new IllegalArgumentException("files staged for " + mine.id() + " cannot be stored as " + meta.id());
+            throw new IllegalArgumentException(!mine.id().equals(meta.id())
+                    ? "files staged for " + mine.id() + " cannot be stored as " + meta.id()
+                    : "a reference to " + ref.id() + " cannot hold asset " + meta.id());
         }
         synchronized (known.lock(meta.id())) {
             Optional<StoredAsset> existing;
@@ -254,14 +285,21 @@ public final class DirectoryAssetStore implements AssetStore {
             if (existing.isPresent() && !damaged) {
                 if (intact(meta.id())) {
                     discard(staged);
+                    addReferenceLocked(ref);
                     return existing.get();
                 }
                 damaged = true; // damaged where this process did not look: the upload repairs it
             }
+            List<Reference> kept = List.of();
             if (existing.isPresent() || damaged || Files.exists(root.resolve(meta.id()))) {
+                kept = referencesOnDisk(meta.id());
                 removeDamaged(meta.id());
             }
-            return write(meta, mine);
+            StoredAsset saved = write(meta, mine, ref, kept);
+            if (saved != meta) {
+                addReferenceLocked(ref); // another process stored it first
+            }
+            return saved;
         }
     }
 
@@ -286,14 +324,35 @@ public final class DirectoryAssetStore implements AssetStore {
         throw new IllegalArgumentException("files staged by another store");
     }
 
-    private StoredAsset write(StoredAsset meta, DirectoryStaged staged) {
+    private StoredAsset write(StoredAsset meta, DirectoryStaged staged, Reference ref, List<Reference> kept) {
         Path target = root.resolve(meta.id());
         Path incoming = staged.incoming();
         try {
+            List<FileChannel> written = new ArrayList<>();
+            List<Path> dirs = new ArrayList<>();
             if (!meta.equals(staged.manifest())) {
                 // staged with another description, or none: this one replaces it, durably, before the rename
                 Files.deleteIfExists(incoming.resolve(MANIFEST));
-                durably(List.of(write(incoming.resolve(MANIFEST), json.writeValueAsBytes(meta))), List.of(incoming));
+                written.add(write(incoming.resolve(MANIFEST), json.writeValueAsBytes(meta)));
+                dirs.add(incoming);
+            }
+            List<Reference> held = new ArrayList<>(kept);
+            held.removeIf(r -> r.tenant().equals(ref.tenant()));
+            if (!ref.equals(staged.ref())) {
+                held.add(ref);
+            }
+            if (!held.isEmpty()) {
+                Path refsDir = Files.createDirectories(incoming.resolve(REFS));
+                for (Reference r : held) {
+                    Path file = refsDir.resolve(Reference.tenantKey(r.tenant()) + JSON);
+                    Files.deleteIfExists(file);
+                    written.add(write(file, json.writeValueAsBytes(r)));
+                }
+                dirs.add(refsDir);
+                dirs.add(incoming);
+            }
+            if (!written.isEmpty()) {
+                durably(written, dirs.stream().distinct().toList());
             }
             try {
                 Files.move(incoming, target, StandardCopyOption.ATOMIC_MOVE);
@@ -328,11 +387,218 @@ public final class DirectoryAssetStore implements AssetStore {
                 throw notDurable;
             }
             known.put(meta);
+            refs.put(ref);
+            kept.forEach(r -> {
+                if (!r.tenant().equals(ref.tenant())) {
+                    refs.put(r);
+                }
+            });
             return meta;
         } catch (IOException e) {
             deleteQuietly(incoming);
             throw unavailable("cannot store asset " + meta.id(), e);
         }
+    }
+
+    @Override
+    public Optional<Reference> reference(String tenant, String id) {
+        if (!ContentId.isWellFormed(id)) {
+            return Optional.empty();
+        }
+        return refs.find(tenant, id, this::readReference);
+    }
+
+    @Override
+    public boolean isReferenceFresh(String tenant, String id) {
+        return refs.isFresh(tenant, id);
+    }
+
+    /** A tenant's reference as the disk holds it; empty when absent, or not whole (a write a crash cut short). */
+    private Optional<Reference> readReference(String tenant, String id) {
+        Path file = root.resolve(id).resolve(REFS).resolve(Reference.tenantKey(tenant) + JSON);
+        try {
+            Reference r = json.readValue(Files.readAllBytes(file), Reference.class);
+            return r.tenant().equals(tenant) && r.id().equals(id) ? Optional.of(r) : Optional.empty();
+        } catch (java.nio.file.NoSuchFileException | java.nio.file.NotDirectoryException gone) {
+            requireRoot("cannot read a reference to asset " + id);
+            return Optional.empty();
+        } catch (IOException e) {
+            throw unavailable("cannot read a reference to asset " + id, e);
+        } catch (JacksonException | IllegalArgumentException | NullPointerException notWhole) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public Optional<Reference> addReference(Reference ref) {
+        if (!ContentId.isWellFormed(ref.id())) {
+            return Optional.empty();
+        }
+        synchronized (known.lock(ref.id())) {
+            if (known.find(ref.id(), (i, revalidating) -> readManifestOf(i)).isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(addReferenceLocked(ref));
+        }
+    }
+
+    /** Adds {@code ref} to its stored asset (holding the id's lock); the tenant's existing one is kept. */
+    private Reference addReferenceLocked(Reference ref) {
+        Optional<Reference> had = readReference(ref.tenant(), ref.id());
+        if (had.isPresent()) {
+            refs.put(had.get());
+            return had.get();
+        }
+        Path assetDir = root.resolve(ref.id());
+        Path refsDir = assetDir.resolve(REFS);
+        try {
+            boolean newDir = !Files.isDirectory(refsDir);
+            Files.createDirectories(refsDir);
+            Path file = refsDir.resolve(Reference.tenantKey(ref.tenant()) + JSON);
+            Files.deleteIfExists(file); // a write a crash cut short: never acknowledged
+            durably(List.of(write(file, json.writeValueAsBytes(ref))), newDir ? List.of(refsDir, assetDir) : List.of(refsDir));
+            refs.put(ref);
+            return ref;
+        } catch (IOException e) {
+            throw unavailable("cannot add a reference to asset " + ref.id(), e);
+        }
+    }
+
+    @Override
+    public Removal removeReference(String tenant, String id) {
+        if (!ContentId.isWellFormed(id)) {
+            return Removal.NONE;
+        }
+        synchronized (known.lock(id)) {
+            Path assetDir = root.resolve(id);
+            Path refsDir = assetDir.resolve(REFS);
+            Path file = refsDir.resolve(Reference.tenantKey(tenant) + JSON);
+            try {
+                if (readReference(tenant, id).isEmpty()) {
+                    refs.forget(tenant, id);
+                    return Removal.NONE;
+                }
+                Files.delete(file);
+                directorySync.sync(refsDir);
+                refs.forget(tenant, id);
+                if (!referencesOnDisk(id).isEmpty()) {
+                    return Removal.REFERENCE;
+                }
+                // the last one: the asset goes too, unless another process added a reference meanwhile (it is then
+                // found in the renamed directory, which is put back)
+                Path trash = root.resolve(".deleted-" + UUID.randomUUID());
+                try {
+                    Files.move(assetDir, trash, StandardCopyOption.ATOMIC_MOVE);
+                } catch (java.nio.file.NoSuchFileException alreadyGone) {
+                    known.forget(id);
+                    refs.forgetAsset(id);
+                    return Removal.ASSET;
+                }
+                directorySync.sync(root);
+                if (hasReferenceFiles(trash.resolve(REFS))) {
+                    Files.move(trash, assetDir, StandardCopyOption.ATOMIC_MOVE);
+                    directorySync.sync(root);
+                    return Removal.REFERENCE;
+                }
+                deleteTree(trash);
+                known.forget(id);
+                refs.forgetAsset(id);
+                return Removal.ASSET;
+            } catch (IOException e) {
+                throw unavailable("cannot remove a reference to asset " + id, e);
+            }
+        }
+    }
+
+    @Override
+    public List<Reference> references(String tenant) {
+        if (shared && refs.scanIsStale()) {
+            refreshReferences();
+        }
+        return refs.of(tenant);
+    }
+
+    @Override
+    public List<Reference> references() {
+        if (shared && refs.scanIsStale()) {
+            refreshReferences();
+        }
+        return refs.all();
+    }
+
+    private void refreshReferences() {
+        try {
+            scan();
+            scanReferences(false);
+        } catch (IOException e) {
+            throw unavailable("cannot list the asset store at " + root, e);
+        }
+    }
+
+    /** Whether a refs directory holds a reference file. */
+    private static boolean hasReferenceFiles(Path refsDir) throws IOException {
+        if (!Files.isDirectory(refsDir)) {
+            return false;
+        }
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(refsDir, "*" + JSON)) {
+            return entries.iterator().hasNext();
+        }
+    }
+
+    /** The whole references an asset's directory holds. */
+    private List<Reference> referencesOnDisk(String id) {
+        Path refsDir = root.resolve(id).resolve(REFS);
+        List<Reference> out = new ArrayList<>();
+        if (!Files.isDirectory(refsDir)) {
+            return out;
+        }
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(refsDir, "*" + JSON)) {
+            for (Path entry : entries) {
+                try {
+                    Reference r = json.readValue(Files.readAllBytes(entry), Reference.class);
+                    if (r.id().equals(id) && entry.getFileName().toString().equals(Reference.tenantKey(r.tenant()) + JSON)) {
+                        out.add(r);
+                    }
+                } catch (JacksonException | IllegalArgumentException | NullPointerException notWhole) {
+                    // cut short by a crash before it was acknowledged: not a reference
+                }
+            }
+        } catch (IOException e) {
+            throw unavailable("cannot read the references to asset " + id, e);
+        }
+        return out;
+    }
+
+    /**
+     * Reads every asset's references into the index. At start-up ({@code adopt}) an asset without a {@code refs}
+     * directory (stored before tenants) is given to the default tenant, and one whose references are all gone (a
+     * crash between removing the last reference and the asset) is deleted.
+     */
+    private void scanReferences(boolean adopt) throws IOException {
+        List<Reference> all = new ArrayList<>();
+        for (StoredAsset meta : known.assets()) {
+            Path refsDir = root.resolve(meta.id()).resolve(REFS);
+            if (!Files.isDirectory(refsDir)) {
+                if (adopt && Files.isDirectory(root.resolve(meta.id()))) {
+                    Reference legacy = new Reference(Reference.DEFAULT_TENANT, meta.id(), meta.name(), meta.format(),
+                            meta.sizeBytes(), meta.createdAt());
+                    synchronized (known.lock(meta.id())) {
+                        all.add(addReferenceLocked(legacy));
+                    }
+                    log.info("asset {} ({}) stored before tenants now belongs to tenant '{}'", meta.id(), meta.name(),
+                            Reference.DEFAULT_TENANT);
+                }
+                continue;
+            }
+            List<Reference> held = referencesOnDisk(meta.id());
+            if (held.isEmpty() && adopt && !shared) {
+                log.info("asset {} has no references left (its deletion was cut short): deleting it", meta.id());
+                delete(meta.id());
+                continue;
+            }
+            all.addAll(held);
+        }
+        refs.reconcile(all);
     }
 
     /** Moves a corrupt copy out of the way of a fresh one. Holds the id's lock. */
@@ -382,6 +648,7 @@ public final class DirectoryAssetStore implements AssetStore {
             try {
                 boolean moved = moveAwayAndDelete(dir);
                 known.forget(id);
+                refs.forgetAsset(id);
                 return moved;
             } catch (IOException e) {
                 throw unavailable("cannot delete asset " + id, e);

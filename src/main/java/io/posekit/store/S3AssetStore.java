@@ -44,7 +44,12 @@ import tools.jackson.databind.json.JsonMapper;
  * <ul>
  *   <li>{@code <prefix>files/<id>/<n>}: the n-th uploaded file in canonical order (its bytes, as uploaded);</li>
  *   <li>{@code <prefix>manifests/<id>.json}: the {@link StoredAsset}, written last: an asset exists exactly when its
- *       manifest does, so readers see all of it or none.</li>
+ *       manifest does, so readers see all of it or none;</li>
+ *   <li>{@code <prefix>refs/<tenant key>/<id>.json}: a tenant's {@link Reference} (listed by tenant, one LIST a
+ *       thousand), and {@code <prefix>holders/<id>/<tenant key>}: an empty marker of it, listed by asset, so the last
+ *       reference's removal is seen without listing every tenant. The marker is written before the reference and
+ *       removed after it, so a crash leaves at worst a marker that keeps an asset stored, never a reference to a
+ *       deleted one.</li>
  * </ul>
  * Every key is determined by the content, so writing the files is idempotent, and the manifest is written with
  * {@code If-None-Match: *}: when two replicas store the same upload at once, the first manifest wins and the other
@@ -52,6 +57,12 @@ import tools.jackson.databind.json.JsonMapper;
  * written after a check that none exists, and the later of two racing writers replaces the other's creation time).
  * An acknowledged PUT is durable in the object store, so {@link #commit} returning means the asset survives this
  * process.
+ *
+ * <p>Removing the last reference deletes the manifest, then lists the markers again: a reference another replica
+ * added meanwhile puts the manifest back (its files are still there); a tenant adding a reference checks after
+ * writing it that the manifest is still there, and stores the asset again when it is not. Assets stored before
+ * tenants (no marker at all) are given to the {@link Reference#DEFAULT_TENANT default tenant} the first time the store
+ * is reached ({@code <prefix>refs-adopted} marks it done).
  *
  * <p>Nothing is written before {@link #commit}: {@link #stage} keeps the files (already in memory) so a failed parse
  * leaves nothing behind. Deletion removes the manifest first (the asset is gone at once), then the files; a crash
@@ -127,6 +138,7 @@ public final class S3AssetStore implements AssetStore {
     private final boolean createBucket;
     private final Duration timeout;
     private final KnownAssets known;
+    private final KnownReferences refs;
     private final JsonMapper json = JsonMapper.builder().build();
     /** False once the store answered 501 to a conditional write. */
     private volatile boolean conditionalWrites = true;
@@ -175,10 +187,12 @@ public final class S3AssetStore implements AssetStore {
         this.createBucket = createBucket;
         this.location = "s3://" + bucket + "/" + prefix;
         this.known = new KnownAssets(revalidate, System::nanoTime);
+        this.refs = new KnownReferences(revalidate, System::nanoTime);
         try {
             ensureBucket();
             s3.headBucket(b -> b.bucket(bucket).overrideConfiguration(o -> o.apiCallTimeout(PROBE_TIMEOUT)));
             log.info("asset store at {}", location);
+            adoptUnheld();
         } catch (SdkException | StoreUnavailableException e) {
             log.warn("asset store at {} is unavailable at start-up: {}", location, e.getMessage());
         }
@@ -307,19 +321,26 @@ public final class S3AssetStore implements AssetStore {
     }
 
     @Override
-    public StoredAsset commit(Staged staged, StoredAsset meta) {
+    public StoredAsset commit(Staged staged, StoredAsset meta, Reference ref) {
         S3Staged mine = own(staged);
-        if (!mine.id().equals(meta.id())) {
-            throw new IllegalArgumentException("files staged for " + mine.id() + " cannot be stored as " + meta.id());
+        if (!mine.id().equals(meta.id()) || !ref.id().equals(meta.id())) {
+            throw new IllegalArgumentException(!mine.id().equals(meta.id())
+                    ? "files staged for " + mine.id() + " cannot be stored as " + meta.id()
+                    : "a reference to " + ref.id() + " cannot hold asset " + meta.id());
         }
         String id = meta.id();
         Optional<StoredAsset> existing = find(id);
         boolean replacing = known.corruption(id).isPresent();
         if (existing.isPresent() && !replacing) {
             if (intact(id)) {
-                return existing.get();
+                Optional<Reference> added = addReference(ref);
+                if (added.isPresent()) {
+                    return existing.get();
+                }
+                // deleted by another replica meanwhile: stored again below, with this reference
+            } else {
+                replacing = true; // damaged where this replica did not look: the upload repairs it
             }
-            replacing = true; // damaged where this replica did not look: the upload repairs it
         }
         try {
             // outside the id's lock: the keys are named by the content, so writing them twice writes the same bytes
@@ -331,6 +352,7 @@ public final class S3AssetStore implements AssetStore {
                         .contentType("application/octet-stream").overrideConfiguration(o -> o.apiCallTimeout(limit)),
                         RequestBody.fromBytes(bytes));
             });
+            putReference(ref);
             byte[] manifest = json.writeValueAsBytes(meta);
             synchronized (known.lock(id)) {
                 Optional<StoredAsset> winner = putManifest(id, manifest, !replacing);
@@ -419,6 +441,200 @@ public final class S3AssetStore implements AssetStore {
     }
 
     @Override
+    public Optional<Reference> reference(String tenant, String id) {
+        if (!ContentId.isWellFormed(id)) {
+            return Optional.empty();
+        }
+        return refs.find(tenant, id, this::readReference);
+    }
+
+    @Override
+    public boolean isReferenceFresh(String tenant, String id) {
+        return refs.isFresh(tenant, id);
+    }
+
+    /** A tenant's reference as the store holds it. */
+    private Optional<Reference> readReference(String tenant, String id) {
+        String key = referenceKey(tenant, id);
+        byte[] bytes;
+        try (ResponseInputStream<GetObjectResponse> in = s3.getObject(b -> b.bucket(bucket).key(key))) {
+            Long length = in.response().contentLength();
+            if (length == null || length > MAX_MANIFEST_BYTES) {
+                return Optional.empty();
+            }
+            bytes = in.readNBytes(length.intValue());
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        } catch (SdkException e) {
+            throw unavailable("cannot read a reference to asset " + id, e);
+        } catch (IOException e) {
+            throw new StoreUnavailableException("cannot read a reference to asset " + id + ": " + e.getMessage(), e);
+        }
+        try {
+            Reference r = json.readValue(bytes, Reference.class);
+            return r != null && r.tenant().equals(tenant) && r.id().equals(id) ? Optional.of(r) : Optional.empty();
+        } catch (JacksonException | IllegalArgumentException | NullPointerException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public Optional<Reference> addReference(Reference ref) {
+        if (!ContentId.isWellFormed(ref.id()) || find(ref.id()).isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            Reference held = putReference(ref);
+            // a removal of the last other reference may have deleted the manifest before it saw this one
+            return exists(manifestKey(ref.id())) ? Optional.of(held) : Optional.empty();
+        } catch (SdkException e) {
+            throw unavailable("cannot add a reference to asset " + ref.id(), e);
+        }
+    }
+
+    /** Writes the marker, then the reference (unless the tenant has one: that one is kept and returned). */
+    private Reference putReference(Reference ref) {
+        Optional<Reference> had = readReference(ref.tenant(), ref.id());
+        if (had.isPresent()) {
+            refs.put(had.get());
+            return had.get();
+        }
+        s3.putObject(b -> b.bucket(bucket).key(holderKey(ref.id(), ref.tenant())).contentLength(0L),
+                RequestBody.empty());
+        byte[] body = json.writeValueAsBytes(ref);
+        s3.putObject(b -> b.bucket(bucket).key(referenceKey(ref.tenant(), ref.id())).contentType("application/json")
+                .contentLength((long) body.length), RequestBody.fromBytes(body));
+        refs.put(ref);
+        return ref;
+    }
+
+    @Override
+    public Removal removeReference(String tenant, String id) {
+        if (!ContentId.isWellFormed(id)) {
+            return Removal.NONE;
+        }
+        synchronized (known.lock(id)) {
+            try {
+                if (readReference(tenant, id).isEmpty()) {
+                    refs.forget(tenant, id);
+                    return Removal.NONE;
+                }
+                s3.deleteObject(b -> b.bucket(bucket).key(referenceKey(tenant, id)));
+                s3.deleteObject(b -> b.bucket(bucket).key(holderKey(id, tenant)));
+                refs.forget(tenant, id);
+                if (anyHolder(id)) {
+                    return Removal.REFERENCE;
+                }
+                Optional<StoredAsset> meta = readManifestOf(id);
+                s3.deleteObject(b -> b.bucket(bucket).key(manifestKey(id)));
+                if (anyHolder(id) && meta.isPresent()) {
+                    // another replica added a reference meanwhile: its asset stays
+                    putManifest(id, json.writeValueAsBytes(meta.get()), true);
+                    return Removal.REFERENCE;
+                }
+                known.forget(id);
+                refs.forgetAsset(id);
+                deleteFiles(id);
+                return Removal.ASSET;
+            } catch (SdkException e) {
+                throw unavailable("cannot remove a reference to asset " + id, e);
+            }
+        }
+    }
+
+    private boolean anyHolder(String id) {
+        String holders = prefix + "holders/" + id + "/";
+        return s3.listObjectsV2(b -> b.bucket(bucket).prefix(holders).maxKeys(1)).keyCount() > 0;
+    }
+
+    @Override
+    public List<Reference> references(String tenant) {
+        String mine = prefix + "refs/" + Reference.tenantKey(tenant) + "/";
+        List<String> ids = new ArrayList<>();
+        try {
+            for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(mine)).contents()) {
+                String name = o.key().substring(mine.length());
+                if (name.endsWith(".json") && ContentId.isWellFormed(name.substring(0, name.length() - 5))) {
+                    ids.add(name.substring(0, name.length() - 5));
+                }
+            }
+        } catch (SdkException e) {
+            throw unavailable("cannot list the asset store at " + location, e);
+        }
+        Map<String, Reference> read = new ConcurrentHashMap<>();
+        inParallel(ids.size(), "listing references", k -> {
+            String id = ids.get(k);
+            // references do not change: a known, fresh one is not read again
+            refs.find(tenant, id, this::readReference).ifPresent(r -> read.put(id, r));
+        });
+        List<Reference> listed = new ArrayList<>(read.values());
+        refs.reconcileTenant(tenant, listed);
+        listed.sort(Reference.OLDEST_FIRST);
+        return listed;
+    }
+
+    @Override
+    public List<Reference> references() {
+        String all = prefix + "refs/";
+        Map<String, List<String>> byTenantKey = new java.util.HashMap<>();
+        try {
+            for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(all)).contents()) {
+                String rest = o.key().substring(all.length());
+                int slash = rest.indexOf('/');
+                if (slash > 0 && rest.endsWith(".json")) {
+                    byTenantKey.computeIfAbsent(rest.substring(0, slash), k -> new ArrayList<>())
+                            .add(o.key());
+                }
+            }
+        } catch (SdkException e) {
+            throw unavailable("cannot list the asset store at " + location, e);
+        }
+        List<String> keys = byTenantKey.values().stream().flatMap(List::stream).toList();
+        Map<String, Reference> read = new ConcurrentHashMap<>();
+        inParallel(keys.size(), "listing references", k -> {
+            try (ResponseInputStream<GetObjectResponse> in = s3.getObject(b -> b.bucket(bucket).key(keys.get(k)))) {
+                Reference r = json.readValue(in.readNBytes(MAX_MANIFEST_BYTES), Reference.class);
+                if (r != null && keys.get(k).equals(referenceKey(r.tenant(), r.id()))) {
+                    read.put(keys.get(k), r);
+                }
+            } catch (NoSuchKeyException gone) {
+                // removed meanwhile
+            } catch (SdkException e) {
+                throw unavailable("cannot list the asset store at " + location, e);
+            } catch (IOException | JacksonException | IllegalArgumentException | NullPointerException e) {
+                log.warn("unreadable reference {}: {}", keys.get(k), e.toString());
+            }
+        });
+        List<Reference> listed = new ArrayList<>(read.values());
+        refs.reconcile(listed);
+        listed.sort(Reference.OLDEST_FIRST);
+        return listed;
+    }
+
+    /**
+     * Gives the assets stored before tenants (no holder marker) to the default tenant, once per store: the
+     * {@code refs-adopted} marker says it was done.
+     */
+    private void adoptUnheld() {
+        String marker = prefix + "refs-adopted";
+        if (exists(marker)) {
+            return;
+        }
+        int adopted = 0;
+        for (StoredAsset meta : list()) {
+            if (!anyHolder(meta.id())) {
+                putReference(new Reference(Reference.DEFAULT_TENANT, meta.id(), meta.name(), meta.format(),
+                        meta.sizeBytes(), meta.createdAt()));
+                adopted++;
+            }
+        }
+        s3.putObject(b -> b.bucket(bucket).key(marker).contentLength(0L), RequestBody.empty());
+        if (adopted > 0) {
+            log.info("{} assets stored before tenants now belong to tenant '{}'", adopted, Reference.DEFAULT_TENANT);
+        }
+    }
+
+    @Override
     public Optional<List<SourceFile>> readFiles(String id) {
         return known.readFiles(id, this::readManifestOf, this::readAll);
     }
@@ -472,8 +688,12 @@ public final class S3AssetStore implements AssetStore {
                 // the manifest first: the asset is gone at once, whatever happens to the rest
                 s3.deleteObject(b -> b.bucket(bucket).key(manifestKey(id)));
                 known.forget(id);
-                String files = prefix + "files/" + id + "/";
-                for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(files)).contents()) {
+                refs.forgetAsset(id);
+                deleteFiles(id);
+                String holders = prefix + "holders/" + id + "/";
+                for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(holders)).contents()) {
+                    String tenantKey = o.key().substring(holders.length());
+                    s3.deleteObject(b -> b.bucket(bucket).key(prefix + "refs/" + tenantKey + "/" + id + ".json"));
                     s3.deleteObject(b -> b.bucket(bucket).key(o.key()));
                 }
                 return true;
@@ -575,6 +795,21 @@ public final class S3AssetStore implements AssetStore {
             throw new CorruptAssetException(id, "its manifest describes another asset");
         }
         return Optional.of(meta);
+    }
+
+    private void deleteFiles(String id) {
+        String files = prefix + "files/" + id + "/";
+        for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(files)).contents()) {
+            s3.deleteObject(b -> b.bucket(bucket).key(o.key()));
+        }
+    }
+
+    private String referenceKey(String tenant, String id) {
+        return prefix + "refs/" + Reference.tenantKey(tenant) + "/" + id + ".json";
+    }
+
+    private String holderKey(String id, String tenant) {
+        return prefix + "holders/" + id + "/" + Reference.tenantKey(tenant);
     }
 
     private String manifestKey(String id) {

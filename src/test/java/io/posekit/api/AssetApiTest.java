@@ -69,7 +69,7 @@ class AssetApiTest {
         assertThat(client().get("/api/v1/assets/" + id).json()).isEqualTo(s);
         JsonNode list = client().get("/api/v1/assets").json().get("assets");
         assertThat(list.toString()).contains("{\"id\":\"" + id + "\",\"name\":\"strip.glb\",\"format\":\"gltf\",\"sizeBytes\":"
-                + glb.length + "}");
+                + glb.length + ",\"createdAt\":\"");
     }
 
     @Test

@@ -121,6 +121,38 @@ class OpenApiContractTest {
         assertThat(differences).isEmpty();
     }
 
+    @Test
+    @SuppressWarnings("unchecked")
+    void eachOperationDeclaresTheScopeItsRouteNeeds() {
+        Map<String, Object> schemes = (Map<String, Object>) ((Map<String, Object>) contract.get("components"))
+                .get("securitySchemes");
+        Map<String, Object> bearer = (Map<String, Object>) schemes.get("bearer");
+        assertThat(bearer).containsEntry("type", "http").containsEntry("scheme", "bearer");
+        List<String> differences = new ArrayList<>();
+        Map<String, Operation> operations = operations();
+        for (Route r : apiRoutes()) {
+            String where = r.method() + " " + r.template().text();
+            Operation op = operations.get(where);
+            if (op == null) {
+                continue;
+            }
+            List<Map<String, List<String>>> security = (List<Map<String, List<String>>>) op.operation().get("security");
+            List<String> declared = security == null || security.size() != 1 ? List.of()
+                    : security.getFirst().getOrDefault("bearer", List.of());
+            List<String> needed = List.of(r.scope().scopeName());
+            if (!declared.equals(needed)) {
+                differences.add(where + ": the route needs " + needed + ", the contract declares " + security);
+            }
+            Map<String, Map<String, Object>> responses = OpenApiFacts.responses(contract, op.operation());
+            for (String code : List.of("401", "403", "429")) {
+                if (!responses.containsKey(code)) {
+                    differences.add(where + ": no " + code + " answer declared");
+                }
+            }
+        }
+        assertThat(differences).isEmpty();
+    }
+
     private static void compare(List<String> differences, String what, Set<String> routed, Set<String> declared) {
         if (!routed.equals(declared)) {
             differences.add(what + ": the route has " + routed + ", the contract " + declared);

@@ -203,7 +203,10 @@ class PosedGlbApiTest {
         assertThat(Negotiation.wantsGltfBinary("application/octet-stream, model/gltf-binary;q=0.9")).isFalse();
         assertThat(Negotiation.wantsGltfBinary("model/gltf-binary;q=0")).isFalse();
         assertThat(Negotiation.wantsGltfBinary("*/*")).isFalse();
-        assertThat(Negotiation.wantsGltfBinary("model/*")).isFalse();
+        // RFC 9110 §12.5.1: model/* admits only the GLB among JSON, float32 and GLB
+        assertThat(Negotiation.wantsGltfBinary("model/*")).isTrue();
+        assertThat(Negotiation.wantsGltfBinary("model/*, application/json;q=0.5")).isTrue();
+        assertThat(Negotiation.wantsGltfBinary("model/*;q=0.5, application/*")).isFalse();
         assertThat(Negotiation.wantsGltfBinary(null)).isFalse();
         assertThat(Negotiation.wantsGltfBinary("not a media type;;")).isFalse();
         assertThat(client.get(base + "/meshes/0/skinned", "application/json, model/gltf-binary;q=0.5").contentType())

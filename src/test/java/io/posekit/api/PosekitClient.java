@@ -26,15 +26,37 @@ public final class PosekitClient {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient http = HTTP;
     private final String base;
+    private final String token;
 
     public PosekitClient(int port) {
         this("http://localhost:" + port);
     }
 
     public PosekitClient(String baseUrl) {
+        this(baseUrl, null);
+    }
+
+    private PosekitClient(String baseUrl, String token) {
         this.base = baseUrl;
+        this.token = token;
+    }
+
+    /** The same client sending {@code Authorization: Bearer <token>} with every request ({@code null}: none). */
+    public PosekitClient as(String bearerToken) {
+        return new PosekitClient(base, bearerToken);
+    }
+
+    /** Any request: method, path (with query), headers (name, value, name, value…) and a body or {@code null}. */
+    public Response exchange(String method, String path, byte[] body, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).method(method,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        return send(b);
     }
 
     /** A response: status, headers and body bytes. */
@@ -142,6 +164,9 @@ public final class PosekitClient {
     }
 
     private Response send(HttpRequest.Builder request) {
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
         try {
             HttpResponse<byte[]> r = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
             return new Response(r.statusCode(), r.headers(), r.body());

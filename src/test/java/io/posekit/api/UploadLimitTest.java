@@ -20,7 +20,7 @@ class UploadLimitTest {
         PosekitClient client = new PosekitClient(port);
         assertProblem(client.uploadRaw(new byte[100_000], "model/gltf-binary", null), 413,
                 "the body of 100000 bytes exceeds the upload limit of 65536 bytes");
-        assertThat(client.get("/api/v1/assets").text()).isEqualTo("{\"assets\":[]}");
+        assertThat(client.get("/api/v1/assets").text()).isEqualTo("{\"assets\":[],\"next\":null}");
     }
 
     @Test

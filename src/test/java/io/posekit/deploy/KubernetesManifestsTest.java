@@ -58,6 +58,10 @@ class KubernetesManifestsTest {
             Map.entry("POSEKIT_STORE_REVALIDATE", "10s"),
             Map.entry("POSEKIT_CACHE_MAX_BYTES", "512MB"),
             Map.entry("POSEKIT_UPLOAD_MAX_BYTES", "256MB"),
+            Map.entry("POSEKIT_SECURITY_API_KEYS_FILE", "/etc/posekit/keys/api-keys.txt"),
+            Map.entry("POSEKIT_QUOTA_REQUESTS_PER_SECOND", "200"),
+            Map.entry("POSEKIT_QUOTA_BURST", "400"),
+            Map.entry("POSEKIT_CORS_ALLOWED_ORIGINS", ""),
             Map.entry("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"));
 
     private static KubernetesSchema schema;
@@ -89,7 +93,7 @@ class KubernetesManifestsTest {
         }
         Set<String> listed = new TreeSet<>(sources.keySet());
         listed.addAll(List.of("kustomization.yaml", "README.md", "posekit.env", "s3-credentials.env",
-                "router/nginx.conf"));
+                "router/nginx.conf", "api-keys.txt"));
         assertThat(files).isEqualTo(listed);
         assertThat(sources.keySet()).containsExactly("namespace.yaml", "serviceaccount.yaml", "deployment.yaml",
                 "service.yaml", "service-headless.yaml", "hpa.yaml", "pdb.yaml", "router/serviceaccount.yaml",
@@ -144,6 +148,7 @@ class KubernetesManifestsTest {
                 "ServiceAccount/posekit/posekit", "ServiceAccount/posekit/posekit-router",
                 "ConfigMap/posekit/" + generatedName("ConfigMap", "posekit-config"),
                 "ConfigMap/posekit/" + generatedName("ConfigMap", "posekit-router-nginx"),
+                "Secret/posekit/" + generatedName("Secret", "posekit-api-keys"),
                 "Secret/posekit/" + generatedName("Secret", "posekit-s3"),
                 "Deployment/posekit/posekit", "Deployment/posekit/posekit-router",
                 "Service/posekit/posekit", "Service/posekit/posekit-headless", "Service/posekit/posekit-router",
@@ -293,6 +298,12 @@ class KubernetesManifestsTest {
         assertThat(list(c.at("/securityContext/capabilities/drop"))).containsExactly("ALL");
         assertThat(c.at("/volumeMounts/0/mountPath").asString()).isEqualTo("/tmp");
         assertThat(volume(pod, c.at("/volumeMounts/0/name").asString()).has("emptyDir")).isTrue();
+        // the API key file: the generated Secret, read-only, where POSEKIT_SECURITY_API_KEYS_FILE points
+        assertThat(c.at("/volumeMounts/1/mountPath").asString() + "/api-keys.txt")
+                .isEqualTo(SETTINGS.get("POSEKIT_SECURITY_API_KEYS_FILE"));
+        assertThat(c.at("/volumeMounts/1/readOnly").asBoolean()).isTrue();
+        assertThat(volume(pod, c.at("/volumeMounts/1/name").asString()).at("/secret/secretName").asString())
+                .isEqualTo(generatedName("Secret", "posekit-api-keys"));
         assertThat(pod.path("automountServiceAccountToken").asBoolean()).isFalse();
         assertThat(pod.path("enableServiceLinks").asBoolean()).isFalse();
         assertThat(pod.path("serviceAccountName").asString()).isEqualTo("posekit");

@@ -59,10 +59,10 @@ class AssetRepositoryTest {
     void addsOnceAndFindsAgainAfterARestart() {
         List<SourceFile> files = List.of(new SourceFile("strip.glb", GltfBuilder.skinnedTwoBoneStrip().toGlb()));
         AssetRepository first = repository(1 << 20);
-        AssetRepository.Added added = first.add(files);
+        AssetRepository.Added added = first.add(Reference.DEFAULT_TENANT, files);
         assertThat(added.created()).isTrue();
         assertThat(added.asset().meta().createdAt()).isEqualTo(clock.instant());
-        assertThat(first.add(files).created()).isFalse();
+        assertThat(first.add(Reference.DEFAULT_TENANT, files).created()).isFalse();
 
         AssetRepository restarted = repository(1 << 20);
         AssetRepository.Loaded loaded = restarted.find(added.asset().meta().id()).orElseThrow();
@@ -84,7 +84,7 @@ class AssetRepositoryTest {
     @Test
     void reparsesFromTheStoreWhenTheCacheCannotHoldTheModel() {
         AssetRepository tiny = repository(1); // no model fits: every lookup parses again
-        String id = tiny.add(List.of(new SourceFile("strip.glb", GltfBuilder.skinnedTwoBoneStrip().toGlb())))
+        String id = tiny.add(Reference.DEFAULT_TENANT, List.of(new SourceFile("strip.glb", GltfBuilder.skinnedTwoBoneStrip().toGlb())))
                 .asset().meta().id();
         tiny.cache().cleanUp();
         assertThat(tiny.cache().estimatedSize()).isZero();
@@ -95,7 +95,7 @@ class AssetRepositoryTest {
     @Test
     void aFailedUploadStoresNothing() {
         AssetRepository repo = repository(1 << 20);
-        assertThatThrownBy(() -> repo.add(List.of(new SourceFile("bad.glb", new byte[] {1, 2, 3}))))
+        assertThatThrownBy(() -> repo.add(Reference.DEFAULT_TENANT, List.of(new SourceFile("bad.glb", new byte[] {1, 2, 3}))))
                 .isInstanceOf(ImportException.class);
         assertThat(repo.list()).isEmpty();
         assertThat(dir.toFile().list()).isEmpty();
@@ -109,7 +109,7 @@ class AssetRepositoryTest {
         AssetRepository repo = repository(1 << 20);
         // malformed XML: the COLLADA reader reports it precisely, keeping the XML parser's exception as the cause
         ImportException malformed = catchThrowableOfType(ImportException.class,
-                () -> repo.add(List.of(new SourceFile("bad.dae", "<COLLADA><asset>".getBytes(StandardCharsets.UTF_8)))));
+                () -> repo.add(Reference.DEFAULT_TENANT, List.of(new SourceFile("bad.dae", "<COLLADA><asset>".getBytes(StandardCharsets.UTF_8)))));
         assertThat(malformed.getCause()).isNotNull();
         assertThat(malformed.importerBug()).isFalse();
         assertThat(meters.get("posekit.import.duration").tags("format", "unknown", "outcome", "invalid").timer().count())
@@ -131,7 +131,7 @@ class AssetRepositoryTest {
         };
         AssetRepository buggy = new AssetRepository(new DirectoryAssetStore(dir),
                 new AssetImporters(List.of(failing), ImportLimits.DEFAULT), pool, 1 << 20, clock, meters);
-        assertThatThrownBy(() -> buggy.add(List.of(new SourceFile("a.glb", new byte[] {1}))))
+        assertThatThrownBy(() -> buggy.add(Reference.DEFAULT_TENANT, List.of(new SourceFile("a.glb", new byte[] {1}))))
                 .isInstanceOfSatisfying(ImportException.class, e -> assertThat(e.importerBug()).isTrue());
         assertThat(meters.get("posekit.import.duration").tags("format", "unknown", "outcome", "bug").timer().count())
                 .isEqualTo(1);
@@ -158,7 +158,7 @@ class AssetRepositoryTest {
             for (int i = 0; i < n; i++) {
                 futures.add(threads.submit(() -> {
                     start.await();
-                    return repo.add(files);
+                    return repo.add(Reference.DEFAULT_TENANT, files);
                 }));
             }
             start.countDown();
@@ -178,7 +178,7 @@ class AssetRepositoryTest {
     @Test
     void aCorruptAssetIsReportedUntilDeletedOrUploadedAgain() throws Exception {
         List<SourceFile> files = List.of(new SourceFile("strip.glb", GltfBuilder.skinnedTwoBoneStrip().toGlb()));
-        String id = repository(1 << 20).add(files).asset().meta().id();
+        String id = repository(1 << 20).add(Reference.DEFAULT_TENANT, files).asset().meta().id();
         DirectoryAssetStoreTest.flipAByte(dir.resolve(id).resolve("files/0"), 100);
 
         AssetRepository restarted = repository(1 << 20); // nothing cached: the next lookup reads the files
@@ -189,7 +189,7 @@ class AssetRepositoryTest {
         assertThat(restarted.list()).extracting(StoredAsset::id).containsExactly(id);
 
         // the same content again replaces the damaged copy
-        AssetRepository.Added repaired = restarted.add(files);
+        AssetRepository.Added repaired = restarted.add(Reference.DEFAULT_TENANT, files);
         assertThat(repaired.created()).isTrue();
         assertThat(restarted.find(id)).isPresent();
         assertThat(Files.readAllBytes(dir.resolve(id).resolve("files/0"))).isEqualTo(files.getFirst().bytes());
@@ -209,7 +209,7 @@ class AssetRepositoryTest {
             for (int round = 0; round < 30; round++) {
                 GltfBuilder asset = GltfBuilder.skinnedTwoBoneStrip();
                 asset.setRoot("extras", "round " + round);
-                String id = repo.add(List.of(new SourceFile("r.glb", asset.toGlb()))).asset().meta().id();
+                String id = repo.add(Reference.DEFAULT_TENANT, List.of(new SourceFile("r.glb", asset.toGlb()))).asset().meta().id();
                 CountDownLatch start = new CountDownLatch(1);
                 List<Future<Optional<AssetRepository.Loaded>>> readers = new ArrayList<>();
                 for (int r = 0; r < 3; r++) {

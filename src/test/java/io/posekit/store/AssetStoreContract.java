@@ -56,7 +56,7 @@ abstract class AssetStoreContract {
         AssetStore a = open(Duration.ZERO);
         AssetStore b = open(Duration.ZERO);
         assertThat(b.find(meta.id())).isEmpty();
-        assertThat(a.save(meta, files)).isEqualTo(meta);
+        assertThat(a.save(meta, files, Refs.of(meta))).isEqualTo(meta);
 
         assertThat(b.find(meta.id())).contains(meta);
         assertThat(b.list()).containsExactly(meta);
@@ -75,7 +75,7 @@ abstract class AssetStoreContract {
         List<SourceFile> files = List.of(file("a.glb", "glTF"));
         StoredAsset meta = meta(files, T0);
         AssetStore trusting = open(Duration.ofHours(1));
-        trusting.save(meta, files);
+        trusting.save(meta, files, Refs.of(meta));
         assertThat(open(Duration.ZERO).delete(meta.id())).isTrue();
 
         assertThat(trusting.find(meta.id())).contains(meta); // not looked at again yet
@@ -91,9 +91,9 @@ abstract class AssetStoreContract {
         StoredAsset second = new StoredAsset(first.id(), "other.glb", "gltf", 4, T0.plusSeconds(60), first.files());
         AssetStore a = open(Duration.ZERO);
         AssetStore b = open(Duration.ZERO);
-        assertThat(a.save(first, files)).isSameAs(first);
-        assertThat(b.save(second, files)).isEqualTo(first);
-        assertThat(a.save(second, files)).isEqualTo(first);
+        assertThat(a.save(first, files, Refs.of(first))).isSameAs(first);
+        assertThat(b.save(second, files, Refs.of(second))).isEqualTo(first);
+        assertThat(a.save(second, files, Refs.of(second))).isEqualTo(first);
         assertThat(open(Duration.ZERO).list()).containsExactly(first);
     }
 
@@ -113,7 +113,7 @@ abstract class AssetStoreContract {
                 AssetStore replica = replicas.get(i % replicas.size());
                 saved.add(threads.submit(() -> {
                     start.await();
-                    return replica.save(m, files);
+                    return replica.save(m, files, Refs.of(m));
                 }));
             }
             start.countDown();
@@ -136,7 +136,7 @@ abstract class AssetStoreContract {
         List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
         StoredAsset meta = meta(files, T0);
         AssetStore a = open(Duration.ZERO);
-        a.save(meta, files);
+        a.save(meta, files, Refs.of(meta));
         damage(meta.id(), 1); // b.bin
 
         assertThatThrownBy(() -> a.readFiles(meta.id())).isInstanceOf(CorruptAssetException.class)
@@ -148,7 +148,7 @@ abstract class AssetStoreContract {
         // a replica that never read it: the same upload finds the stored copy damaged and replaces it
         AssetStore b = open(Duration.ZERO);
         StoredAsset again = new StoredAsset(meta.id(), "again.gltf", "gltf", 5, T0.plusSeconds(60), meta.files());
-        assertThat(b.save(again, files)).isSameAs(again);
+        assertThat(b.save(again, files, Refs.of(again))).isSameAs(again);
         assertThat(b.readFiles(meta.id()).orElseThrow()).containsExactly(file("a.gltf", "{}"), file("b.bin", "xyz"));
         // the replica that saw the damage sees the fresh copy
         assertThat(a.find(meta.id())).contains(again);
@@ -161,7 +161,7 @@ abstract class AssetStoreContract {
         List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"), file("c.png", "png"));
         StoredAsset meta = meta(files, T0);
         AssetStore a = open(Duration.ZERO);
-        a.save(meta, files);
+        a.save(meta, files, Refs.of(meta));
         removeFile(meta.id(), 1); // b.bin
         assertThatThrownBy(() -> a.readFiles(meta.id())).isInstanceOf(CorruptAssetException.class)
                 .hasMessage("asset " + meta.id() + " is corrupt in the store: file 1 (b.bin) is missing;"
@@ -175,7 +175,7 @@ abstract class AssetStoreContract {
         List<SourceFile> files = List.of(file("a.glb", "glTF"));
         StoredAsset meta = meta(files, T0);
         AssetStore a = open(Duration.ZERO);
-        a.save(meta, files);
+        a.save(meta, files, Refs.of(meta));
         damage(meta.id(), 0);
         assertThatThrownBy(() -> a.readFiles(meta.id())).isInstanceOf(CorruptAssetException.class);
         assertThat(a.delete(meta.id())).isTrue();
@@ -192,14 +192,14 @@ abstract class AssetStoreContract {
         StoredAsset notStored = meta(refused, T0);
         AssetStore a = open(Duration.ZERO);
         AssetStore b = open(Duration.ZERO);
-        a.save(stored, kept);
+        a.save(stored, kept, Refs.of(stored));
         a.find(stored.id());
 
         outage();
         try {
             assertThat(a.find(stored.id())).contains(stored); // known here: answered from the index
             assertThatThrownBy(() -> b.find(stored.id())).isInstanceOf(StoreUnavailableException.class);
-            assertThatThrownBy(() -> a.save(notStored, refused)).isInstanceOf(StoreUnavailableException.class);
+            assertThatThrownBy(() -> a.save(notStored, refused, Refs.of(notStored))).isInstanceOf(StoreUnavailableException.class);
             assertThatThrownBy(a::list).isInstanceOf(StoreUnavailableException.class);
             assertThatThrownBy(() -> a.readFiles(stored.id())).isInstanceOf(StoreUnavailableException.class);
             assertThatThrownBy(() -> b.delete(stored.id())).isInstanceOf(StoreUnavailableException.class);
@@ -224,15 +224,70 @@ abstract class AssetStoreContract {
         AssetStore.Staged staged = a.stage(meta.id(), files);
         assertThat(b.find(meta.id())).isEmpty();
         assertThat(b.list()).isEmpty();
-        assertThatThrownBy(() -> b.commit(staged, meta)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> b.commit(staged, meta, Refs.of(meta))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("files staged by another store");
         a.discard(staged);
         assertThat(b.find(meta.id())).isEmpty();
 
         AssetStore.Staged wrongId = a.stage("0".repeat(64), files);
-        assertThatThrownBy(() -> a.commit(wrongId, meta)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> a.commit(wrongId, meta, Refs.of(meta))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("files staged for " + "0".repeat(64) + " cannot be stored as " + meta.id());
-        assertThat(a.commit(a.stage(meta.id(), files), meta)).isEqualTo(meta);
+        assertThat(a.commit(a.stage(meta.id(), files), meta, Refs.of(meta))).isEqualTo(meta);
         assertThat(b.find(meta.id())).contains(meta);
+    }
+
+    @Test
+    void tenantsHoldReferencesTheLastOfWhichTakesTheAssetWithIt() throws Exception {
+        List<SourceFile> files = List.of(file("a.gltf", "{\"refs\":1}"));
+        StoredAsset meta = meta(files, T0);
+        AssetStore a = open(Duration.ZERO);
+        AssetStore b = open(Duration.ZERO);
+        Reference acme = Refs.of("acme", meta);
+        assertThat(a.save(meta, files, acme)).isEqualTo(meta);
+        assertThat(b.reference("acme", meta.id())).contains(acme);
+        assertThat(b.reference("globex", meta.id())).isEmpty();
+        // another tenant's reference to the same bytes, added on the other replica
+        Reference globex = new Reference("globex", meta.id(), "their-name.gltf", "gltf", meta.sizeBytes(),
+                T0.plusSeconds(60));
+        assertThat(b.addReference(globex)).containsSame(globex);
+        // adding it again keeps the first (the same instance is not returned)
+        Reference again = new Reference("globex", meta.id(), "renamed.gltf", "gltf", meta.sizeBytes(), T0.plusSeconds(99));
+        assertThat(a.addReference(again)).contains(globex);
+        assertThat(a.references("globex")).containsExactly(globex);
+        assertThat(a.references("acme")).containsExactly(acme);
+        assertThat(b.references()).containsExactly(acme, globex);
+        // a reference to an asset that is not stored is not added
+        assertThat(a.addReference(new Reference("acme", "0".repeat(64), "x", "gltf", 1, T0))).isEmpty();
+        // removing one keeps the asset for the other tenant; removing the last deletes it
+        assertThat(a.removeReference("acme", meta.id())).isEqualTo(AssetStore.Removal.REFERENCE);
+        assertThat(a.removeReference("acme", meta.id())).isEqualTo(AssetStore.Removal.NONE);
+        assertThat(b.reference("acme", meta.id())).isEmpty();
+        assertThat(b.find(meta.id())).contains(meta);
+        assertThat(b.readFiles(meta.id()).orElseThrow()).hasSize(1);
+        assertThat(b.removeReference("globex", meta.id())).isEqualTo(AssetStore.Removal.ASSET);
+        assertThat(a.find(meta.id())).isEmpty();
+        assertThat(a.references()).isEmpty();
+        // and a new instance on the store (a restart) finds what is left: nothing
+        assertThat(open(Duration.ZERO).references()).isEmpty();
+    }
+
+    @Test
+    void referencesSurviveARestartAndAnAssetStoredAgainKeepsThem() throws Exception {
+        List<SourceFile> files = List.of(file("a.gltf", "{\"refs\":2}"));
+        StoredAsset meta = meta(files, T0);
+        AssetStore a = open(Duration.ZERO);
+        a.save(meta, files, Refs.of("acme", meta));
+        assertThat(a.commit(a.stage(meta, files, Refs.of("globex", meta)), meta, Refs.of("globex", meta)))
+                .isEqualTo(meta);
+        AssetStore restarted = open(Duration.ZERO);
+        assertThat(restarted.references("acme")).extracting(Reference::id).containsExactly(meta.id());
+        assertThat(restarted.references("globex")).extracting(Reference::id).containsExactly(meta.id());
+        // a damaged copy replaced by a fresh upload of one tenant keeps the other's reference
+        damage(meta.id(), 0);
+        AssetStore fresh = open(Duration.ZERO);
+        assertThatThrownBy(() -> fresh.readFiles(meta.id())).isInstanceOf(CorruptAssetException.class);
+        fresh.save(meta, files, Refs.of("acme", meta));
+        assertThat(fresh.readFiles(meta.id()).orElseThrow()).hasSize(1);
+        assertThat(open(Duration.ZERO).reference("globex", meta.id())).isPresent();
     }
 }

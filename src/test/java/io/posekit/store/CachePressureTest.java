@@ -43,7 +43,7 @@ class CachePressureTest {
             long uploadedModelBytes = 0;
             long maxWeighed = 0;
             for (int i = 0; i < ASSETS; i++) {
-                AssetRepository.Added added = repo.add(List.of(new SourceFile("a" + i + ".glb",
+                AssetRepository.Added added = repo.add(Reference.DEFAULT_TENANT, List.of(new SourceFile("a" + i + ".glb",
                         GeneratedAssets.skinnedMesh(vertices, 1000 + i))));
                 assertThat(added.created()).isTrue();
                 ids.add(added.asset().meta().id());

@@ -41,7 +41,7 @@ class DirectoryAssetStoreTest {
         List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
         StoredAsset meta = meta(files);
         DirectoryAssetStore store = new DirectoryAssetStore(dir);
-        assertThat(store.save(meta, files)).isEqualTo(meta);
+        assertThat(store.save(meta, files, Refs.of(meta))).isEqualTo(meta);
 
         AssetStore reopened = new DirectoryAssetStore(dir);
         assertThat(reopened.find(meta.id())).contains(meta);
@@ -60,9 +60,9 @@ class DirectoryAssetStoreTest {
         List<SourceFile> files = List.of(file("a.glb", "glTF"));
         StoredAsset first = meta(files);
         DirectoryAssetStore store = new DirectoryAssetStore(dir);
-        store.save(first, files);
+        store.save(first, files, Refs.of(first));
         StoredAsset second = new StoredAsset(first.id(), "renamed.glb", "gltf", 4, Instant.now(), first.files());
-        assertThat(store.save(second, files)).isEqualTo(first);
+        assertThat(store.save(second, files, Refs.of(second))).isEqualTo(first);
         assertThat(new DirectoryAssetStore(dir).find(first.id())).contains(first);
     }
 
@@ -113,13 +113,15 @@ class DirectoryAssetStoreTest {
         List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
         StoredAsset meta = meta(files);
 
-        store.save(meta, files);
-        // the root sync comes after the rename (the asset is in place), and makes that rename durable
-        assertThat(syncs).hasSize(3);
-        assertThat(syncs.subList(0, 2)).containsExactlyInAnyOrder(
+        store.save(meta, files, Refs.of(meta));
+        // the root sync comes after the rename (the asset is in place), and makes that rename durable; the files, the
+        // manifest and the uploading tenant's reference are made durable together before it
+        assertThat(syncs).hasSize(4);
+        assertThat(syncs.subList(0, 3)).containsExactlyInAnyOrder(
                 ".incoming-*/files holding [.incoming-*]",
-                ".incoming-* holding [.incoming-*]");
-        assertThat(syncs.get(2)).isEqualTo("<root> holding [" + meta.id() + "]");
+                ".incoming-* holding [.incoming-*]",
+                ".incoming-*/refs holding [.incoming-*]");
+        assertThat(syncs.get(3)).isEqualTo("<root> holding [" + meta.id() + "]");
 
         syncs.clear();
         store.delete(meta.id());
@@ -134,14 +136,15 @@ class DirectoryAssetStoreTest {
         List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
         StoredAsset meta = meta(files);
 
-        AssetStore.Staged staged = store.stage(meta, files);
+        AssetStore.Staged staged = store.stage(meta, files, Refs.of(meta));
         assertThat(syncs).containsExactlyInAnyOrder(
                 ".incoming-*/files holding [.incoming-*]",
-                ".incoming-* holding [.incoming-*]");
+                ".incoming-* holding [.incoming-*]",
+                ".incoming-*/refs holding [.incoming-*]");
         assertThat(store.find(meta.id())).isEmpty(); // staged is not stored
 
         syncs.clear();
-        assertThat(store.commit(staged, meta)).isEqualTo(meta);
+        assertThat(store.commit(staged, meta, Refs.of(meta))).isEqualTo(meta);
         assertThat(syncs).containsExactly("<root> holding [" + meta.id() + "]");
         assertThat(new DirectoryAssetStore(dir).find(meta.id())).contains(meta);
         assertThat(new DirectoryAssetStore(dir).readFiles(meta.id()).orElseThrow())
@@ -157,9 +160,9 @@ class DirectoryAssetStoreTest {
         StoredAsset committed = new StoredAsset(staged.id(), "inner.glb", "gltf", 4,
                 Instant.parse("2026-11-22T10:00:01Z"), staged.files());
 
-        AssetStore.Staged s = store.stage(staged, files);
+        AssetStore.Staged s = store.stage(staged, files, Refs.of(staged));
         syncs.clear();
-        assertThat(store.commit(s, committed)).isEqualTo(committed);
+        assertThat(store.commit(s, committed, Refs.of(staged))).isEqualTo(committed);
         // the replaced manifest is made durable in its directory before the rename
         assertThat(syncs).containsExactly(".incoming-* holding [.incoming-*]", "<root> holding [" + staged.id() + "]");
         assertThat(new DirectoryAssetStore(dir).find(staged.id())).contains(committed);
@@ -195,13 +198,13 @@ class DirectoryAssetStoreTest {
         StoredAsset meta = meta(files);
 
         // the incoming directory could not be synced: nothing is left behind
-        assertThatThrownBy(() -> store.save(meta, files)).isInstanceOf(UncheckedIOException.class)
+        assertThatThrownBy(() -> store.save(meta, files, Refs.of(meta))).isInstanceOf(UncheckedIOException.class)
                 .hasMessage("cannot store asset " + meta.id()).hasRootCauseMessage("EIO");
         assertThat(dir.toFile().list()).isEmpty();
 
         // renamed into place but the rename could not be synced: not acknowledged, so renamed away again
         failIncoming.set(false);
-        assertThatThrownBy(() -> store.save(meta, files)).isInstanceOf(StoreUnavailableException.class)
+        assertThatThrownBy(() -> store.save(meta, files, Refs.of(meta))).isInstanceOf(StoreUnavailableException.class)
                 .hasMessage("cannot store asset " + meta.id()).hasRootCauseMessage("EIO");
         assertThat(store.find(meta.id())).isEmpty();
         assertThat(store.list()).isEmpty();
@@ -209,7 +212,7 @@ class DirectoryAssetStoreTest {
 
         // saving again writes it once more, and acknowledges it once the rename is synced
         failRoot.set(false);
-        assertThat(store.save(meta, files)).isEqualTo(meta);
+        assertThat(store.save(meta, files, Refs.of(meta))).isEqualTo(meta);
         assertThat(store.list()).containsExactly(meta);
         assertThat(dir.toFile().list()).containsExactly(meta.id());
         assertThat(new DirectoryAssetStore(dir).find(meta.id())).contains(meta);
@@ -232,7 +235,7 @@ class DirectoryAssetStoreTest {
     void aFlippedByteIsReportedNeverServed() throws IOException {
         List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
         StoredAsset meta = meta(files);
-        new DirectoryAssetStore(dir).save(meta, files);
+        new DirectoryAssetStore(dir).save(meta, files, Refs.of(meta));
         flipAByte(dir.resolve(meta.id()).resolve("files/1"), 1); // b.bin: xyz -> xjz
 
         DirectoryAssetStore store = new DirectoryAssetStore(dir);
@@ -256,7 +259,7 @@ class DirectoryAssetStoreTest {
         List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
         StoredAsset meta = meta(files);
         DirectoryAssetStore store = new DirectoryAssetStore(dir);
-        store.save(meta, files);
+        store.save(meta, files, Refs.of(meta));
         Files.delete(dir.resolve(meta.id()).resolve("files/1"));
         assertThatThrownBy(() -> store.readFiles(meta.id())).isInstanceOf(CorruptAssetException.class)
                 .hasMessage("asset " + meta.id() + " is corrupt in the store: file 1 (b.bin) is missing;"
@@ -267,7 +270,7 @@ class DirectoryAssetStoreTest {
     void anUnreadableManifestIsCorruptAndCanBeDeleted() throws IOException {
         List<SourceFile> files = List.of(file("a.glb", "glTF"));
         StoredAsset meta = meta(files);
-        new DirectoryAssetStore(dir).save(meta, files);
+        new DirectoryAssetStore(dir).save(meta, files, Refs.of(meta));
         Files.writeString(dir.resolve(meta.id()).resolve("manifest.json"), "{\"id\":");
 
         DirectoryAssetStore store = new DirectoryAssetStore(dir);
@@ -285,13 +288,13 @@ class DirectoryAssetStoreTest {
         List<SourceFile> files = List.of(file("a.glb", "glTF"));
         StoredAsset first = meta(files);
         DirectoryAssetStore store = new DirectoryAssetStore(dir);
-        store.save(first, files);
+        store.save(first, files, Refs.of(first));
         flipAByte(dir.resolve(first.id()).resolve("files/0"), 0);
         assertThatThrownBy(() -> store.readFiles(first.id())).isInstanceOf(CorruptAssetException.class);
 
         StoredAsset again = new StoredAsset(first.id(), "again.glb", "gltf", 4, Instant.parse("2026-11-23T10:00:00Z"),
                 first.files());
-        assertThat(store.save(again, files)).isSameAs(again);
+        assertThat(store.save(again, files, Refs.of(again))).isSameAs(again);
         assertThat(store.corruptIds()).isEmpty();
         assertThat(store.readFiles(first.id()).orElseThrow()).containsExactly(file("a.glb", "glTF"));
         assertThat(new DirectoryAssetStore(dir).find(first.id())).contains(again);
@@ -315,7 +318,7 @@ class DirectoryAssetStoreTest {
             for (StoredAsset m : metas) {
                 saved.add(threads.submit(() -> {
                     start.await();
-                    return store.save(m, files);
+                    return store.save(m, files, Refs.of(m));
                 }));
             }
             start.countDown();
@@ -341,9 +344,9 @@ class DirectoryAssetStoreTest {
         StoredAsset first = meta(files);
         AssetStore one = new DirectoryAssetStore(dir);
         AssetStore two = new DirectoryAssetStore(dir);
-        one.save(first, files);
+        one.save(first, files, Refs.of(first));
         StoredAsset second = new StoredAsset(first.id(), "other.glb", "gltf", 4, Instant.now(), first.files());
-        assertThat(two.save(second, files)).isEqualTo(first);
+        assertThat(two.save(second, files, Refs.of(second))).isEqualTo(first);
         assertThat(dir.toFile().list()).containsExactly(first.id());
     }
 
@@ -361,16 +364,48 @@ class DirectoryAssetStoreTest {
         assertThat(dir.toFile().list()).isEmpty();
 
         AssetStore.Staged wrongId = store.stage("0".repeat(64), files);
-        assertThatThrownBy(() -> store.commit(wrongId, meta)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> store.commit(wrongId, meta, Refs.of(meta))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("files staged for " + "0".repeat(64) + " cannot be stored as " + meta.id());
         assertThat(dir.toFile().list()).isEmpty();
 
         store.stage(meta.id(), files); // never committed: as after a crash
-        assertThat(store.commit(store.stage(meta.id(), files), meta)).isEqualTo(meta);
+        assertThat(store.commit(store.stage(meta.id(), files), meta, Refs.of(meta))).isEqualTo(meta);
         // a second commit of the same content keeps the first and removes its own staged files
-        assertThat(store.commit(store.stage(meta.id(), files), meta)).isSameAs(store.find(meta.id()).orElseThrow());
+        assertThat(store.commit(store.stage(meta.id(), files), meta, Refs.of(meta))).isSameAs(store.find(meta.id()).orElseThrow());
         assertThat(dir.toFile().list()).hasSize(2).contains(meta.id());
         assertThat(new DirectoryAssetStore(dir).list()).containsExactly(meta);
         assertThat(dir.toFile().list()).containsExactly(meta.id());
+    }
+
+    @Test
+    void assetsStoredBeforeTenantsAreAdoptedByTheDefaultTenantAndOnesWithNoReferenceLeftAreDeleted() throws IOException {
+        List<SourceFile> files = List.of(file("a.gltf", "{\"legacy\":true}"));
+        StoredAsset meta = meta(files);
+        List<SourceFile> orphanFiles = List.of(file("a.gltf", "{\"orphan\":true}"));
+        StoredAsset orphan = meta(orphanFiles);
+        DirectoryAssetStore store = new DirectoryAssetStore(dir);
+        store.save(meta, files, Refs.of("acme", meta));
+        store.save(orphan, orphanFiles, Refs.of("acme", orphan));
+        // as an older version wrote it: no refs directory at all
+        deleteTree(dir.resolve(meta.id()).resolve("refs"));
+        // as a crash between removing the last reference and the asset leaves it: an empty refs directory
+        Files.delete(dir.resolve(orphan.id()).resolve("refs").resolve(Reference.tenantKey("acme") + ".json"));
+        DirectoryAssetStore reopened = new DirectoryAssetStore(dir);
+        assertThat(reopened.references(Reference.DEFAULT_TENANT)).singleElement().satisfies(r -> {
+            assertThat(r.id()).isEqualTo(meta.id());
+            assertThat(r.name()).isEqualTo(meta.name());
+            assertThat(r.createdAt()).isEqualTo(meta.createdAt());
+        });
+        assertThat(reopened.find(orphan.id())).isEmpty();
+        assertThat(dir.resolve(orphan.id())).doesNotExist();
+        assertThat(new DirectoryAssetStore(dir).references(Reference.DEFAULT_TENANT)).hasSize(1);
+    }
+
+    private static void deleteTree(Path p) throws IOException {
+        try (Stream<Path> walk = Files.walk(p)) {
+            for (Path x : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(x);
+            }
+        }
     }
 }

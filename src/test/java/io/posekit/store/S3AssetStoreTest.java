@@ -108,12 +108,16 @@ class S3AssetStoreTest extends AssetStoreContract {
     void keysAreNamedByTheContentIdAndTheManifestIsWrittenLast() {
         var files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
         StoredAsset meta = meta(files, Instant.parse("2026-11-22T10:00:00Z"));
-        open(Duration.ZERO).save(meta, files);
+        open(Duration.ZERO).save(meta, files, Refs.of(meta));
         try (S3Client s3 = client()) {
             List<String> keys = s3.listObjectsV2Paginator(b -> b.bucket("posekit").prefix(prefix)).contents().stream()
                     .map(o -> o.key().substring(prefix.length())).sorted().toList();
+            String tenantKey = Reference.tenantKey(Reference.DEFAULT_TENANT);
+            // the files, the tenant's reference (and its marker by asset), and last the manifest; the adoption marker
+            // says the store's assets from before tenants were given to the default tenant
             assertThat(keys).containsExactly("files/" + meta.id() + "/0", "files/" + meta.id() + "/1",
-                    "manifests/" + meta.id() + ".json");
+                    "holders/" + meta.id() + "/" + tenantKey, "manifests/" + meta.id() + ".json",
+                    "refs-adopted", "refs/" + tenantKey + "/" + meta.id() + ".json");
             assertThat(s3.getObjectAsBytes(b -> b.bucket("posekit").key(prefix + "files/" + meta.id() + "/1"))
                     .asUtf8String()).isEqualTo("xyz");
         }
@@ -125,7 +129,8 @@ class S3AssetStoreTest extends AssetStoreContract {
         AssetStore store = open(Duration.ZERO);
         store.discard(store.stage(ContentId.of(files), files));
         try (S3Client s3 = client()) {
-            assertThat(s3.listObjectsV2(b -> b.bucket("posekit").prefix(prefix)).contents()).isEmpty();
+            assertThat(s3.listObjectsV2(b -> b.bucket("posekit").prefix(prefix)).contents())
+                    .extracting(o -> o.key().substring(prefix.length())).containsExactly("refs-adopted");
         }
     }
 
@@ -157,7 +162,7 @@ class S3AssetStoreTest extends AssetStoreContract {
     void aReplicaThatLosesTheRaceToWriteTheManifestAnswersWithTheWinner() {
         var files = List.of(file("a.glb", "glTF"));
         StoredAsset winner = meta(files, Instant.parse("2026-11-22T10:00:00Z"));
-        open(Duration.ZERO).save(winner, files);
+        open(Duration.ZERO).save(winner, files, Refs.of(winner));
 
         // the loser looked before the winner's manifest was there: its conditional write meets it
         var looked = new AtomicBoolean();
@@ -176,7 +181,7 @@ class S3AssetStoreTest extends AssetStoreContract {
         S3AssetStore loser = new S3AssetStore(racing, "posekit", prefix, false, Duration.ofSeconds(5), Duration.ZERO);
         StoredAsset mine = new StoredAsset(winner.id(), "late.glb", "gltf", 4,
                 Instant.parse("2026-11-22T11:00:00Z"), winner.files());
-        assertThat(loser.save(mine, files)).isEqualTo(winner);
+        assertThat(loser.save(mine, files, Refs.of(mine))).isEqualTo(winner);
         assertThat(conditional).hasValue(1);
         assertThat(open(Duration.ZERO).find(winner.id())).contains(winner);
         racing.close();
@@ -198,8 +203,8 @@ class S3AssetStoreTest extends AssetStoreContract {
         var two = List.of(file("b.glb", "glTF2"));
         StoredAsset first = meta(one, Instant.parse("2026-11-22T10:00:00Z"));
         StoredAsset second = meta(two, Instant.parse("2026-11-22T10:00:00Z"));
-        assertThat(store.save(first, one)).isSameAs(first);
-        assertThat(store.save(second, two)).isSameAs(second);
+        assertThat(store.save(first, one, Refs.of(first))).isSameAs(first);
+        assertThat(store.save(second, two, Refs.of(second))).isSameAs(second);
         assertThat(refused).hasValue(1); // asked once, then not again
         assertThat(open(Duration.ZERO).list()).containsExactlyInAnyOrder(first, second);
         plain.close();

@@ -36,7 +36,13 @@ public record AssetSummary(String id, String name, String format, long sizeBytes
     record ClipInfo(int index, String name, double duration, int channels) {
     }
 
+    /** The summary, named as the store's manifest names the asset. */
     public static AssetSummary of(AssetRepository.Loaded loaded) {
+        return of(loaded, loaded.meta().name());
+    }
+
+    /** The summary, named {@code name} (as the caller's tenant uploaded it). */
+    public static AssetSummary of(AssetRepository.Loaded loaded, String name) {
         StoredAsset meta = loaded.meta();
         Model model = loaded.model();
         Rig rig = model.rig();
@@ -64,7 +70,7 @@ public record AssetSummary(String id, String name, String format, long sizeBytes
             Clip clip = model.clips().get(c);
             clips.add(new ClipInfo(c, clip.name(), clip.duration(), clip.channelCount()));
         }
-        return new AssetSummary(meta.id(), meta.name(), meta.format(), meta.sizeBytes(), nodes, skins, meshes, clips,
+        return new AssetSummary(meta.id(), name, meta.format(), meta.sizeBytes(), nodes, skins, meshes, clips,
                 model.warnings());
     }
 }

@@ -2,7 +2,13 @@ package io.posekit.api.http;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.posekit.api.json.FloatArrayJson;
+import io.posekit.api.security.AccessPolicy;
+import io.posekit.api.security.RateLimits;
+import io.posekit.api.security.SecurityConfiguration;
+import io.posekit.config.PosekitProperties;
+import io.posekit.store.AssetRepository;
 import io.posekit.store.AssetStore;
+import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -32,6 +38,23 @@ class ApiConfiguration {
     static final List<String> PREFIXES = List.of("/api/", "/v3/api-docs", "/actuator/health", "/actuator/health/");
     /** Requests waiting for a worker beyond this are answered 503 with Retry-After. */
     static final int WORKER_QUEUE = 1024;
+
+    /**
+     * A read timeout reaches both the request's body (answered 408) and the connection, whose copy Reactor drops: logged
+     * at debug rather than as an error per slow client (a flood of them must not flood the log). Other dropped errors
+     * are logged as Reactor logs them.
+     */
+    @Bean
+    org.springframework.beans.factory.InitializingBean quietReadTimeouts() {
+        return () -> reactor.core.publisher.Hooks.onErrorDropped(e -> {
+            if (e instanceof io.netty.handler.timeout.ReadTimeoutException) {
+                org.slf4j.LoggerFactory.getLogger(ApiServer.class).debug("read timeout after the answer: {}", e.toString());
+            } else {
+                org.slf4j.LoggerFactory.getLogger("reactor.core.publisher.Operators").error("Operator called default "
+                        + "onErrorDropped", e);
+            }
+        });
+    }
 
     @Bean
     JacksonModule floatArrays() {
@@ -63,11 +86,34 @@ class ApiConfiguration {
 
     @Bean
     ApiServer apiServer(ObjectProvider<ApiRoutes> routeSets, ThreadPoolExecutor apiWorkers, AssetStore store,
-            MeterRegistry meters) {
+            AssetRepository repository, MeterRegistry meters, AccessPolicy access, SecurityConfiguration.CorsSettings cors, RateLimits rates,
+            PosekitProperties properties) {
         Router.Builder routes = new Router.Builder();
         List<ApiRoutes> sets = new ArrayList<>(routeSets.orderedStream().toList());
         sets.forEach(s -> s.register(routes));
-        return new ApiServer(routes.build(), PREFIXES, apiWorkers, new Problems(), new ConditionalRequests(store), meters);
+        ApiServer.Edge edge = new ApiServer.Edge(access, new CorsPolicy(cors.config()), rates,
+                new UploadBudget(properties.http().maxUploadBytesInFlight().toBytes()), properties.http().writeTimeout());
+        // a 304 only for an asset the caller's tenant holds: it must not tell that another tenant's exists
+        ConditionalRequests conditional = new ConditionalRequests((e, id) -> repository.reference(e.caller().tenant(), id)
+                .isPresent() && store.find(id).isPresent() && store.corruption(id).isEmpty(), access.isOpen());
+        return new ApiServer(routes.build(), PREFIXES, apiWorkers, new Problems(), conditional, meters, edge);
+    }
+
+    /**
+     * The server's timeouts against slow and stalled clients: a deadline for a request's line and headers
+     * ({@link HeaderDeadline}), and Reactor Netty's read timeout (the longest pause in a body) and request timeout
+     * (the longest a whole body may take).
+     */
+    @Bean
+    NettyServerCustomizer edgeTimeouts(PosekitProperties properties) {
+        PosekitProperties.Http http = properties.http();
+        HeaderDeadline headers = new HeaderDeadline(http.headerTimeout());
+        return server -> server
+                .readTimeout(http.readTimeout())
+                .requestTimeout(http.requestTimeout())
+                .doOnChannelInit((observer, channel, remote) -> channel.pipeline()
+                        .addFirst("posekit.headerDeadline", headers.rawSide()))
+                .doOnConnection(connection -> connection.addHandlerFirst("posekit.requestSeen", headers.decodedSide()));
     }
 
     /**

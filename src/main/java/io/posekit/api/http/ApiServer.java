@@ -15,6 +15,10 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import io.posekit.api.security.AccessPolicy;
+import io.posekit.api.security.Caller;
+import io.posekit.api.security.Denied;
+import io.posekit.api.security.RateLimits;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,9 +47,28 @@ public final class ApiServer {
     private final Problems problems;
     private final ConditionalRequests conditional;
     private final MeterRegistry meters;
+    private final Edge edge;
     private final ConcurrentHashMap<TimerKey, Timer> timers = new ConcurrentHashMap<>();
 
     private record TimerKey(String method, String uri, int status, String exception) {
+    }
+
+    /**
+     * What guards the server's edge besides routing: who may call ({@link AccessPolicy}), from which origins
+     * ({@link CorsPolicy}), how often ({@link RateLimits}), how many upload bytes may be arriving at once, and how long
+     * a streamed answer waits for a client that stopped reading.
+     *
+     * @param writeTimeout the longest a stream waits for demand before it gives up and the connection is closed
+     */
+    public record Edge(AccessPolicy access, CorsPolicy cors, RateLimits rates, UploadBudget uploads,
+            java.time.Duration writeTimeout) {
+
+        /** No authentication, no CORS, no rate limits (tests of the server alone). */
+        public static Edge open(long uploadBytesInFlight) {
+            return new Edge(new AccessPolicy(true, null, List.of()), new CorsPolicy(null),
+                    new RateLimits(t -> RateLimits.Rate.UNLIMITED), new UploadBudget(uploadBytesInFlight),
+                    java.time.Duration.ofSeconds(60));
+        }
     }
 
     /**
@@ -54,17 +77,23 @@ public final class ApiServer {
      * @param workers runs handlers that may block or run long; rejects when saturated (a 503)
      */
     public ApiServer(Router router, List<String> prefixes, Executor workers, Problems problems,
-            ConditionalRequests conditional, MeterRegistry meters) {
+            ConditionalRequests conditional, MeterRegistry meters, Edge edge) {
         this.router = router;
         this.prefixes = List.copyOf(prefixes);
         this.workers = workers;
         this.problems = problems;
         this.conditional = conditional;
         this.meters = meters;
+        this.edge = edge;
     }
 
     public Router router() {
         return router;
+    }
+
+    /** What guards the server's edge. */
+    public Edge edge() {
+        return edge;
     }
 
     /** Whether this server answers the request (by its path). */
@@ -79,48 +108,160 @@ public final class ApiServer {
         return false;
     }
 
+    /** One request's state on its way through the edge: what the access log and the answer's headers need. */
+    private static final class Call {
+        final HttpServerRequest request;
+        final long start;
+        final String method;
+        final String path;
+        final String rawQuery;
+        final HttpHeaders headers;
+        final String id;
+        String tenant = "-";
+        RateLimits.Decision rate;
+        long reservedBytes;
+
+        Call(HttpServerRequest request, long start) {
+            this.request = request;
+            this.start = start;
+            String uri = request.uri();
+            int q = uri.indexOf('?');
+            this.path = q < 0 ? uri : uri.substring(0, q);
+            this.rawQuery = q < 0 ? null : uri.substring(q + 1);
+            this.method = request.method().name();
+            this.headers = request.requestHeaders();
+            this.id = requestId(headers.get(REQUEST_ID));
+        }
+
+        String client() {
+            java.net.InetSocketAddress a = request.remoteAddress();
+            return a == null ? "-" : a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
+        }
+    }
+
+    /** The header a request id comes in and goes out with. */
+    public static final String REQUEST_ID = "X-Request-Id";
+
+    /** The client's request id when it is 1–64 characters of {@code [A-Za-z0-9._:-]}, else a new random one. */
+    static String requestId(String given) {
+        if (given != null && !given.isEmpty() && given.length() <= 64) {
+            boolean ok = true;
+            for (int i = 0; i < given.length() && ok; i++) {
+                char c = given.charAt(i);
+                ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_'
+                        || c == ':' || c == '-';
+            }
+            if (ok) {
+                return given;
+            }
+        }
+        return Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
+    }
+
     /** Answers one request. */
     public Publisher<Void> handle(HttpServerRequest request, HttpServerResponse response) {
-        long start = System.nanoTime();
-        String uri = request.uri();
-        int q = uri.indexOf('?');
-        String path = q < 0 ? uri : uri.substring(0, q);
-        String rawQuery = q < 0 ? null : uri.substring(q + 1);
-        String method = request.method().name();
-        HttpHeaders headers = request.requestHeaders();
-        Router.Match match = router.find(method, path);
+        Call call = new Call(request, System.nanoTime());
+        try {
+            return route(call, response);
+        } catch (Throwable e) {
+            return send(call, response, null, problems.reply(e, call.path), e);
+        }
+    }
+
+    private Publisher<Void> route(Call call, HttpServerResponse response) {
+        Router.Match match = router.find(call.method, call.path);
         if (match.route() == null) {
+            if (call.method.equals("OPTIONS") && !match.allowed().isEmpty()) {
+                return options(call, response, match.allowed());
+            }
             ApiException e = match.allowed().isEmpty()
-                    ? ApiException.notFound("Not found", "no API operation at " + path)
+                    ? ApiException.notFound("Not found", "no API operation at " + call.path)
                     : new ApiException(org.springframework.http.HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed",
-                            method + " is not supported here; allowed: " + String.join(", ", match.allowed()))
+                            call.method + " is not supported here; allowed: " + String.join(", ", match.allowed()))
                             .withHeader("Allow", String.join(", ", match.allowed()));
-            return send(response, method, path, null, problems.reply(e, path), start, null);
+            return send(call, response, null, problems.reply(e, call.path), null);
         }
         Route route = match.route();
-        String accept = headers.get(HttpHeaderNames.ACCEPT);
-        if (accept != null && !route.produces().contains(accept) && !Negotiation.acceptsAny(accept, route.produces())) {
-            ApiException e = new ApiException(org.springframework.http.HttpStatus.NOT_ACCEPTABLE, "Not acceptable",
-                    "Accept '" + accept + "' admits none of " + String.join(", ", route.produces()));
-            return send(response, method, path, route, problems.reply(e, path), start, e);
+        Reply refused = edge.cors().refuse(call.headers, call.path);
+        if (refused != null) {
+            return send(call, response, route, refused, null);
         }
-        Exchange exchange = new Exchange(method, path, rawQuery, headers, route, match.variables());
-        if (route.maxBody() > 0) {
-            ApiException refused = checkBodyHeaders(route, headers);
-            if (refused != null) {
-                return send(response, method, path, route, problems.reply(refused, path), start, refused);
+        String accept = call.headers.get(HttpHeaderNames.ACCEPT);
+        if (!Negotiation.acceptsAny(accept, route.produces())) {
+            throw new ApiException(org.springframework.http.HttpStatus.NOT_ACCEPTABLE, "Not acceptable",
+                    "Accept '" + accept + "' admits none of " + String.join(", ", route.produces()));
+        }
+        Exchange exchange = new Exchange(call.method, call.path, call.rawQuery, call.headers, route, match.variables());
+        exchange.checkQuery();
+        String authorization = call.headers.get(HttpHeaderNames.AUTHORIZATION);
+        Caller caller = edge.access().callerNow(route.scope(), call.path, authorization);
+        if (caller == null) {
+            // a token not seen before: validated (its issuer's keys perhaps fetched) before anything else happens
+            return edge.access().callerLater(route.scope(), call.path, authorization)
+                    .flatMap(c -> Mono.from(admitted(call, response, exchange, c)))
+                    .onErrorResume(e -> Mono.from(send(call, response, route, problems.reply(e, call.path), e)));
+        }
+        return admitted(call, response, exchange, caller);
+    }
+
+    /** {@code OPTIONS}: a CORS preflight, or the methods the path allows (RFC 9110 §9.3.7). */
+    private Publisher<Void> options(Call call, HttpServerResponse response, java.util.Set<String> allowed) {
+        if (call.headers.contains(HttpHeaderNames.ORIGIN)
+                && call.headers.contains(HttpHeaderNames.ACCESS_CONTROL_REQUEST_METHOD)) {
+            return send(call, response, null, edge.cors().preflight(call.headers, allowed, call.path), null);
+        }
+        return send(call, response, null, Reply.empty(204).header(HttpHeaderNames.ALLOW, String.join(", ", allowed)),
+                null);
+    }
+
+    /** The caller may make this request: rate, quota and body, then the handler. */
+    private Publisher<Void> admitted(Call call, HttpServerResponse response, Exchange exchange, Caller caller) {
+        exchange.caller(caller);
+        call.tenant = caller.tenant();
+        Route route = exchange.route();
+        try {
+            if (caller != AccessPolicy.ANONYMOUS) {
+                call.rate = edge.rates().take(caller.tenant());
+                if (call.rate != null && !call.rate.allowed()) {
+                    throw new ApiException(org.springframework.http.HttpStatus.TOO_MANY_REQUESTS, "Too many requests",
+                            "the tenant's rate of " + call.rate.perSecond() + " requests per second (burst "
+                                    + call.rate.limit() + ") is used up; retry after Retry-After seconds")
+                            .withHeader("Retry-After", Long.toString(call.rate.resetSeconds()));
+                }
             }
-            return readBody(request, route)
+            if (route.maxBody() > 0) {
+                ApiException badBody = checkBodyHeaders(route, call.headers);
+                if (badBody != null) {
+                    throw badBody;
+                }
+                route.precheck().check(exchange);
+                long declared = declaredLength(call.headers.get(HttpHeaderNames.CONTENT_LENGTH), route.maxBody());
+                if (!edge.uploads().fits(declared)) {
+                    throw uploadsBusy();
+                }
+            }
+        } catch (RuntimeException e) {
+            return send(call, response, route, problems.reply(e, call.path), e);
+        }
+        if (route.maxBody() > 0) {
+            return readBody(call, route)
                     .flatMap(body -> {
                         exchange.body(body);
-                        return dispatch(exchange, response, start);
+                        return dispatch(call, exchange, response);
                     })
-                    .onErrorResume(e -> Mono.from(send(response, method, path, route, problems.reply(e, path), start, e)));
+                    .onErrorResume(e -> Mono.from(send(call, response, route, problems.reply(e, call.path), e)))
+                    .doFinally(signal -> edge.uploads().release(call.reservedBytes));
         }
         if (inline(exchange)) {
-            return run(exchange, response, start);
+            return run(call, exchange, response);
         }
-        return dispatchToWorker(exchange, response, start);
+        return dispatchToWorker(call, exchange, response);
+    }
+
+    private static ApiException uploadsBusy() {
+        return new ApiException(org.springframework.http.HttpStatus.SERVICE_UNAVAILABLE, "Server busy",
+                "the server is receiving as many upload bytes as it takes at once; retry after Retry-After seconds")
+                .withHeader("Retry-After", "1");
     }
 
     /** Whether the request's route may answer it on the event loop; a predicate that fails says no (the worker
@@ -133,14 +274,14 @@ public final class ApiServer {
         }
     }
 
-    private Mono<Void> dispatch(Exchange exchange, HttpServerResponse response, long start) {
+    private Mono<Void> dispatch(Call call, Exchange exchange, HttpServerResponse response) {
         if (inline(exchange)) {
-            return Mono.from(run(exchange, response, start));
+            return Mono.from(run(call, exchange, response));
         }
-        return Mono.from(dispatchToWorker(exchange, response, start));
+        return Mono.from(dispatchToWorker(call, exchange, response));
     }
 
-    private Publisher<Void> dispatchToWorker(Exchange exchange, HttpServerResponse response, long start) {
+    private Publisher<Void> dispatchToWorker(Call call, Exchange exchange, HttpServerResponse response) {
         // the answer is made on a worker, then sent from the connection's own event loop, as inline answers are
         Executor[] loop = new Executor[1];
         response.withConnection(c -> loop[0] = c.channel().eventLoop());
@@ -160,13 +301,12 @@ public final class ApiServer {
                         .withHeader("Retry-After", "1");
                 sink.success(new Outcome(problems.reply(busy, exchange.path()), busy));
             }
-        }).flatMap(o -> Mono.from(send(response, exchange.method(), exchange.path(), exchange.route(), o.reply(), start,
-                o.failure())));
+        }).flatMap(o -> Mono.from(send(call, response, exchange.route(), o.reply(), o.failure())));
     }
 
-    private Publisher<Void> run(Exchange exchange, HttpServerResponse response, long start) {
+    private Publisher<Void> run(Call call, Exchange exchange, HttpServerResponse response) {
         Outcome o = answer(exchange);
-        return send(response, exchange.method(), exchange.path(), exchange.route(), o.reply(), start, o.failure());
+        return send(call, response, exchange.route(), o.reply(), o.failure());
     }
 
     /** A reply, and the failure it answers (for the metrics), or {@code null}. */
@@ -213,14 +353,23 @@ public final class ApiServer {
         return null;
     }
 
-    /** The whole body, failing with a 413 as soon as it passes {@code max} bytes. */
-    private static Mono<byte[]> readBody(HttpServerRequest request, Route route) {
+    /**
+     * The whole body, failing with a 413 as soon as it passes the route's limit, and with a 503 when the memory it
+     * takes would pass what all uploads together may hold ({@link UploadBudget}: what is reserved is released when
+     * the exchange ends).
+     */
+    private Mono<byte[]> readBody(Call call, Route route) {
         // a declared length (checked against the limit already) is where the buffer grows to once a quarter of it has
         // come, so a 3 MB upload is not grown by doubling all the way and trimmed; never allocated up front, so a
         // client declaring a large length and sending little costs at most four times what it sent
-        long declared = declaredLength(request.requestHeaders().get(HttpHeaderNames.CONTENT_LENGTH), route.maxBody());
-        return request.receive()
-                .reduceWith(() -> new BodyBytes(route.maxBody(), route.maxBodyText(), declared), BodyBytes::add)
+        long declared = declaredLength(call.headers.get(HttpHeaderNames.CONTENT_LENGTH), route.maxBody());
+        return call.request.receive()
+                .reduceWith(() -> new BodyBytes(route.maxBody(), route.maxBodyText(), declared, grown -> {
+                    if (!edge.uploads().reserve(grown)) {
+                        throw uploadsBusy();
+                    }
+                    call.reservedBytes += grown;
+                }), BodyBytes::add)
                 .map(BodyBytes::bytes)
                 .defaultIfEmpty(new byte[0]);
     }
@@ -242,13 +391,16 @@ public final class ApiServer {
         private final long max;
         private final String maxText;
         private final long expected;
+        private final java.util.function.LongConsumer reserve;
         private byte[] bytes = new byte[0];
         private int size;
 
-        BodyBytes(long max, String maxText, long expected) {
+        /** @param reserve called with the bytes each growth of the buffer adds, before it is allocated; may throw */
+        BodyBytes(long max, String maxText, long expected, java.util.function.LongConsumer reserve) {
             this.max = max;
             this.maxText = maxText;
             this.expected = expected;
+            this.reserve = reserve;
         }
 
         BodyBytes add(ByteBuf piece) {
@@ -261,7 +413,9 @@ public final class ApiServer {
                 if (expected >= size + n && 4L * (size + n) >= expected) {
                     grown = expected;
                 }
-                bytes = java.util.Arrays.copyOf(bytes, (int) Math.min(max, grown));
+                int length = (int) Math.min(max, grown);
+                reserve.accept(length - bytes.length);
+                bytes = java.util.Arrays.copyOf(bytes, length);
             }
             piece.readBytes(bytes, size, n);
             size += n;
@@ -273,29 +427,74 @@ public final class ApiServer {
         }
     }
 
-    private Publisher<Void> send(HttpServerResponse response, String method, String path, Route route, Reply reply,
-            long start, Throwable failure) {
-        response.status(reply.status());
-        response.headers(reply.headers());
-        record(method, path, route, reply.status(), failure, start);
+    private Publisher<Void> send(Call call, HttpServerResponse response, Route route, Reply reply, Throwable failure) {
+        edge.cors().decorate(reply, call.headers);
+        if (call.rate != null) {
+            // draft-ietf-httpapi-ratelimit-headers: the policy, and what is left of it
+            long window = (call.rate.limit() + call.rate.perSecond() - 1) / call.rate.perSecond();
+            reply.header("RateLimit-Policy", "\"tenant\";q=" + call.rate.limit() + ";w=" + window)
+                    .header("RateLimit", "\"tenant\";r=" + call.rate.remaining() + ";t=" + call.rate.resetSeconds());
+        }
+        if (failure instanceof Denied || reply.status() == 401) {
+            reply.header(HttpHeaderNames.CACHE_CONTROL, "no-store");
+        }
+        reply.header(REQUEST_ID, call.id);
+        boolean head = "HEAD".equals(call.method);
+        int status = reply.status();
+        String type = reply.headers().get(HttpHeaderNames.CONTENT_TYPE);
+        boolean compressible = Compression.compressible(type);
+        if (compressible) {
+            String vary = reply.headers().get(HttpHeaderNames.VARY);
+            reply.header(HttpHeaderNames.VARY, vary == null ? "Accept-Encoding" : vary + ", Accept-Encoding");
+        }
+        boolean gzip = compressible && status != 204 && status != 304
+                && Compression.acceptsGzip(call.headers.get(HttpHeaderNames.ACCEPT_ENCODING));
+        response.status(status);
+        record(call, route, status, failure);
         if (reply.stream() != null) {
-            return response.send(stream(reply.stream()));
+            if (gzip) {
+                Compression.mark(reply);
+            }
+            response.headers(reply.headers());
+            if (head) {
+                return response.send();
+            }
+            io.netty.channel.Channel[] channel = new io.netty.channel.Channel[1];
+            response.withConnection(c -> channel[0] = c.channel());
+            return response.send(stream(gzip ? Compression.gzip(reply.stream()) : reply.stream(), channel[0]));
         }
         ByteBuf body = reply.body();
+        if (gzip && body.readableBytes() >= Compression.MIN_BYTES) {
+            body = Compression.gzip(body);
+            Compression.mark(reply);
+        }
+        if (status == 204 || status == 304) {
+            // RFC 9110 §8.6: no Content-Length in a 204; in a 304 only the length the 200 would have had: none here
+            body.release();
+            reply.headers().remove(HttpHeaderNames.CONTENT_LENGTH);
+            response.headers(reply.headers());
+            return response.send();
+        }
+        response.headers(reply.headers());
         response.header(HttpHeaderNames.CONTENT_LENGTH, Integer.toString(body.readableBytes()));
-        if ("HEAD".equals(method) || reply.status() == 304 || reply.status() == 204) {
+        if (head) {
             body.release();
             return response.send();
         }
         return response.sendObject(body);
     }
 
-    /** The pieces an output stream writes on a worker thread, waiting while the client reads slower. */
-    private Flux<ByteBuf> stream(Reply.StreamBody body) {
-        return Flux.create(sink -> {
+    /**
+     * The pieces an output stream writes on a worker thread, waiting while the client reads slower: while the
+     * connection's outbound buffer is past Netty's high water mark (the channel is not writable), or nothing is asked
+     * for, so a stalled client holds at most about a chunk and the water mark of memory, and the stream gives up after
+     * the write timeout.
+     */
+    private Flux<ByteBuf> stream(Reply.StreamBody body, io.netty.channel.Channel channel) {
+        return Flux.<ByteBuf>create(sink -> {
             try {
                 workers.execute(() -> {
-                    try (OutputStream out = new SinkOutputStream(sink)) {
+                    try (OutputStream out = new SinkOutputStream(sink, channel, edge.writeTimeout().toNanos())) {
                         body.writeTo(out);
                     } catch (Throwable e) {
                         if (!sink.isCancelled()) {
@@ -309,17 +508,24 @@ public final class ApiServer {
             } catch (RejectedExecutionException full) {
                 sink.error(full);
             }
-        });
+        // Reactor Netty asks for many pieces at once and queues them itself: two at a time keep what a stalled
+        // client holds in memory to a few pieces, and let the write timeout see the stall
+        }).limitRate(2);
     }
 
     /** Sends what is written in pieces of {@link #STREAM_CHUNK} bytes, blocking while the client has asked for none. */
     private static final class SinkOutputStream extends OutputStream {
         private final FluxSink<ByteBuf> sink;
+        private final io.netty.channel.Channel channel;
+        private final long writeTimeoutNanos;
         private final byte[] chunk = new byte[STREAM_CHUNK];
         private int size;
 
-        SinkOutputStream(FluxSink<ByteBuf> sink) {
+        /** @param channel the connection, or {@code null} when unknown (then only the demand is waited for) */
+        SinkOutputStream(FluxSink<ByteBuf> sink, io.netty.channel.Channel channel, long writeTimeoutNanos) {
             this.sink = sink;
+            this.channel = channel;
+            this.writeTimeoutNanos = writeTimeoutNanos;
         }
 
         @Override
@@ -349,9 +555,17 @@ public final class ApiServer {
             if (size == 0) {
                 return;
             }
-            while (sink.requestedFromDownstream() == 0) {
+            long since = System.nanoTime();
+            while (sink.requestedFromDownstream() == 0 || channel != null && !channel.isWritable()) {
                 if (sink.isCancelled()) {
                     throw new IOException("the client went away");
+                }
+                if (System.nanoTime() - since > writeTimeoutNanos) {
+                    // a client that stopped reading must not hold a worker and the answer's state forever
+                    if (channel != null) {
+                        channel.close();
+                    }
+                    throw new IOException("the client read nothing for " + writeTimeoutNanos / 1_000_000 + " ms");
                 }
                 LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
             }
@@ -368,11 +582,11 @@ public final class ApiServer {
         }
     }
 
-    private void record(String method, String path, Route route, int status, Throwable failure, long start) {
-        long nanos = System.nanoTime() - start;
+    private void record(Call call, Route route, int status, Throwable failure) {
+        long nanos = System.nanoTime() - call.start;
         String uri = route != null ? route.template().text() : status == 404 ? "NOT_FOUND" : "UNKNOWN";
         String exception = failure == null ? "none" : failure.getClass().getSimpleName();
-        TimerKey key = new TimerKey(method, uri, status, exception);
+        TimerKey key = new TimerKey(call.method, uri, status, exception);
         Timer timer = timers.get(key);
         if (timer == null) {
             timer = timers.computeIfAbsent(key, k -> Timer.builder("http.server.requests")
@@ -383,13 +597,17 @@ public final class ApiServer {
         }
         timer.record(nanos, TimeUnit.NANOSECONDS);
         if (access.isInfoEnabled()) {
-            access.info(accessLine(method, path, status, nanos));
+            access.info(accessLine(call.method, call.path, status, nanos, call.client(), call.id, call.tenant));
         }
     }
 
-    /** {@code method=GET path=/api/… status=200 ms=1.84} (logfmt; the query is left out: unbounded, and not needed). */
-    static String accessLine(String method, String path, int status, long nanos) {
-        StringBuilder b = new StringBuilder(64 + path.length());
+    /**
+     * {@code method=GET path=/api/… status=200 ms=1.84 client=10.0.0.7 id=4f… tenant=acme} (logfmt; the query is
+     * left out: unbounded, and not needed).
+     */
+    static String accessLine(String method, String path, int status, long nanos, String client, String id,
+            String tenant) {
+        StringBuilder b = new StringBuilder(96 + path.length());
         b.append("method=").append(method).append(" path=");
         quoted(path, b);
         b.append(" status=").append(status).append(" ms=");
@@ -399,7 +617,9 @@ public final class ApiServer {
         if (frac < 10) {
             b.append('0');
         }
-        return b.append(frac).toString();
+        b.append(frac).append(" client=").append(client).append(" id=").append(id).append(" tenant=");
+        quoted(tenant, b);
+        return b.toString();
     }
 
     /** The path as a logfmt value: quoted when it holds spaces, quotes, '=' or control characters. */

@@ -20,12 +20,28 @@ import java.util.HexFormat;
 public final class ConditionalRequests {
 
     public static final String CACHE_CONTROL = "public, max-age=31536000, immutable";
+    /** For answers to authenticated callers: a shared cache must not give them to another caller. */
+    public static final String CACHE_CONTROL_PRIVATE = "private, max-age=31536000, immutable";
     private static final String VERSION = String.valueOf(ConditionalRequests.class.getPackage().getImplementationVersion());
 
-    private final AssetStore store;
+    /** Whether the caller of an exchange may see the asset it names, and the asset is sound. */
+    @FunctionalInterface
+    public interface Visibility {
+        boolean visibleAndSound(Exchange exchange, String id);
+    }
 
-    public ConditionalRequests(AssetStore store) {
-        this.store = store;
+    private final Visibility visible;
+    private final String cacheControl;
+
+    /**
+     * @param visible whether a 304 may be answered for an asset: the caller sees it and it is sound (a 304 must not
+     *     tell a caller that an asset it cannot see exists)
+     * @param shared whether answers may be kept by shared caches ({@code public}); {@code private} when callers are
+     *     authenticated
+     */
+    public ConditionalRequests(Visibility visible, boolean shared) {
+        this.visible = visible;
+        this.cacheControl = shared ? CACHE_CONTROL : CACHE_CONTROL_PRIVATE;
     }
 
     /** The 304 answer when the request names the current ETag of an existing, sound asset; else {@code null}. */
@@ -39,7 +55,7 @@ public final class ConditionalRequests {
         }
         String etag = etag(exchange.path(), exchange.rawQuery(), exchange.header(HttpHeaderNames.ACCEPT));
         String id = exchange.variable("id");
-        if (matches(ifNoneMatch, etag) && store.find(id).isPresent() && store.corruption(id).isEmpty()) {
+        if (matches(ifNoneMatch, etag) && visible.visibleAndSound(exchange, id)) {
             return headers(Reply.empty(304), etag);
         }
         return null;
@@ -53,12 +69,12 @@ public final class ConditionalRequests {
     }
 
     private static boolean covered(Exchange exchange) {
-        return exchange.route().immutable() && exchange.method().equals("GET");
+        return exchange.route().immutable() && (exchange.method().equals("GET") || exchange.method().equals("HEAD"));
     }
 
-    private static Reply headers(Reply reply, String etag) {
+    private Reply headers(Reply reply, String etag) {
         return reply.header(HttpHeaderNames.ETAG, etag)
-                .header(HttpHeaderNames.CACHE_CONTROL, CACHE_CONTROL)
+                .header(HttpHeaderNames.CACHE_CONTROL, cacheControl)
                 .header(HttpHeaderNames.VARY, "Accept");
     }
 
@@ -76,14 +92,14 @@ public final class ConditionalRequests {
         }
     }
 
-    /** Whether an {@code If-None-Match} value names {@code etag} (or is {@code *}); weak forms compare equal too. */
+    /**
+     * Whether an {@code If-None-Match} value names {@code etag} or is {@code *} (RFC 9110 §13.1.2: the weak
+     * comparison, so {@code W/"x"} names {@code "x"}), parsed by Spring's {@link org.springframework.http.ETag}.
+     */
     public static boolean matches(String ifNoneMatch, String etag) {
-        for (String candidate : ifNoneMatch.split(",")) {
-            String c = candidate.strip();
-            if (c.startsWith("W/")) {
-                c = c.substring(2);
-            }
-            if (c.equals("*") || c.equals(etag)) {
+        org.springframework.http.ETag mine = org.springframework.http.ETag.create(etag);
+        for (org.springframework.http.ETag candidate : org.springframework.http.ETag.parse(ifNoneMatch)) {
+            if (candidate.isWildcard() || candidate.compare(mine, false)) {
                 return true;
             }
         }

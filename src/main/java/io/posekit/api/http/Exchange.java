@@ -1,6 +1,7 @@
 package io.posekit.api.http;
 
 import io.netty.handler.codec.http.HttpHeaders;
+import io.posekit.api.security.Caller;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -12,7 +13,7 @@ import java.util.Set;
 /**
  * One API request as a route handler sees it: the method, the path and its variables (named by the route's template),
  * the query parameters (percent-decoded, in order, repeatable), the request headers and, for routes that take one, the
- * whole body (read before the handler runs, within the route's limit).
+ * whole body (read before the handler runs, within the route's limit), and the authenticated caller.
  *
  * <p>Not thread-safe: an exchange belongs to the one thread that runs its handler.
  */
@@ -26,6 +27,7 @@ public final class Exchange {
     private final String[] variables;
     private byte[] body;
     private Map<String, List<String>> query;
+    private Caller caller = Caller.OPEN;
 
     Exchange(String method, String path, String rawQuery, HttpHeaders headers, Route route, String[] variables) {
         this.method = method;
@@ -91,6 +93,42 @@ public final class Exchange {
         return query().keySet();
     }
 
+    /** Who is asking (the tenant whose assets the request sees, and its scopes). */
+    public Caller caller() {
+        return caller;
+    }
+
+    void caller(Caller who) {
+        this.caller = who;
+    }
+
+    /**
+     * Reads the query and checks it against the route: a parameter the route does not read, one given twice that is
+     * not repeatable, or a malformed percent-escape is a 400 naming it.
+     *
+     * @throws ApiException 400
+     */
+    void checkQuery() {
+        Map<String, List<String>> q;
+        try {
+            q = query();
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("Invalid query", "the query is not percent-encoded right: " + e.getMessage());
+        }
+        for (Map.Entry<String, List<String>> p : q.entrySet()) {
+            String name = p.getKey();
+            if (!route.queryParameters().contains(name)) {
+                throw ApiException.badRequest("Unknown parameter", "'" + name + "' is not a parameter of " + route
+                        + (route.queryParameters().isEmpty() ? ", which takes none"
+                                : "; it takes " + String.join(", ", route.queryParameters())));
+            }
+            if (p.getValue().size() > 1 && !route.repeatable().contains(name)) {
+                throw ApiException.badRequest("Repeated parameter", "'" + name + "' is given " + p.getValue().size()
+                        + " times; it takes one value");
+            }
+        }
+    }
+
     /** The request body (empty when none was sent); only for routes that read one. */
     public byte[] body() {
         if (body == null) {
@@ -112,7 +150,9 @@ public final class Exchange {
 
     /**
      * Parses {@code a=1&b=2&a=3} into names with their values in order; {@code +} is a space, {@code %xx} a UTF-8
-     * byte; a name without {@code =} has the value {@code ""}. Malformed escapes are kept literally.
+     * byte; a name without {@code =} has the value {@code ""}.
+     *
+     * @throws IllegalArgumentException for a malformed escape or bytes that are not UTF-8
      */
     static Map<String, List<String>> parseQuery(String raw) {
         if (raw == null || raw.isEmpty()) {
@@ -129,11 +169,11 @@ public final class Exchange {
                 String name;
                 String value;
                 if (eq < 0 || eq > end) {
-                    name = decode(raw, from, end);
+                    name = decode(raw, from, end, true);
                     value = "";
                 } else {
-                    name = decode(raw, from, eq);
-                    value = decode(raw, eq + 1, end);
+                    name = decode(raw, from, eq, true);
+                    value = decode(raw, eq + 1, end, true);
                 }
                 List<String> values = out.get(name);
                 if (values == null) {
@@ -147,12 +187,18 @@ public final class Exchange {
         return out;
     }
 
-    /** Percent-decodes {@code s[from, to)} as UTF-8, {@code +} as a space. */
-    static String decode(String s, int from, int to) {
+    /**
+     * Percent-decodes {@code s[from, to)} as UTF-8 (RFC 3986 §2.1), {@code +} as a space when {@code plusIsSpace}
+     * (form-encoded queries). Strict: a {@code %} not followed by two hex digits, or bytes that are not UTF-8, are
+     * refused rather than kept literally (a lenient decoder lets two spellings name one thing).
+     *
+     * @throws IllegalArgumentException naming what is malformed
+     */
+    static String decode(String s, int from, int to, boolean plusIsSpace) {
         boolean plain = true;
         for (int i = from; i < to; i++) {
             char c = s.charAt(i);
-            if (c == '%' || c == '+') {
+            if (c == '%' || c == '+' && plusIsSpace || c >= 0x80) {
                 plain = false;
                 break;
             }
@@ -160,31 +206,35 @@ public final class Exchange {
         if (plain) {
             return s.substring(from, to);
         }
-        byte[] bytes = new byte[to - from];
-        int n = 0;
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(to - from);
         for (int i = from; i < to; i++) {
             char c = s.charAt(i);
-            if (c == '+') {
-                bytes[n++] = ' ';
-            } else if (c == '%' && hex(s, i + 1, to) >= 0 && hex(s, i + 2, to) >= 0) {
-                bytes[n++] = (byte) (hex(s, i + 1, to) << 4 | hex(s, i + 2, to));
+            if (c == '+' && plusIsSpace) {
+                bytes.write(' ');
+            } else if (c == '%') {
+                int hi = hex(s, i + 1, to);
+                int lo = hex(s, i + 2, to);
+                if (hi < 0 || lo < 0) {
+                    throw new IllegalArgumentException("'" + s.substring(i, Math.min(to, i + 3))
+                            + "' is not a percent-escape (% and two hex digits)");
+                }
+                bytes.write(hi << 4 | lo);
                 i += 2;
-            } else if (c < 0x80) {
-                bytes[n++] = (byte) c;
             } else {
-                byte[] utf8 = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
-                if (Character.isHighSurrogate(c) && i + 1 < to) {
-                    utf8 = s.substring(i, i + 2).getBytes(StandardCharsets.UTF_8);
-                    i++;
-                }
-                if (n + utf8.length > bytes.length) {
-                    bytes = java.util.Arrays.copyOf(bytes, n + utf8.length + (to - i));
-                }
-                System.arraycopy(utf8, 0, bytes, n, utf8.length);
-                n += utf8.length;
+                // a raw non-ASCII character (clients should escape it): its UTF-8 bytes
+                int end = Character.isHighSurrogate(c) && i + 1 < to ? i + 2 : i + 1;
+                bytes.writeBytes(s.substring(i, end).getBytes(StandardCharsets.UTF_8));
+                i = end - 1;
             }
         }
-        return new String(bytes, 0, n, StandardCharsets.UTF_8);
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(bytes.toByteArray())).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IllegalArgumentException("the escaped bytes are not UTF-8");
+        }
     }
 
     private static int hex(String s, int i, int to) {

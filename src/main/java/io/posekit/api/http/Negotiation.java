@@ -1,9 +1,17 @@
 package io.posekit.api.http;
 
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.http.MediaType;
+
 /**
- * Content negotiation between JSON (the default), raw float32 ({@code application/octet-stream}) and, for posed
- * meshes, glTF binary ({@code model/gltf-binary}). Reads the {@code Accept} header directly: media ranges separated by
- * commas, each with an optional {@code q} parameter (default 1); a malformed header chooses JSON.
+ * Content negotiation (RFC 9110 §12.5.1) between JSON (the default), raw float32 ({@code application/octet-stream})
+ * and, for posed meshes, glTF binary ({@code model/gltf-binary}): the {@code Accept} header is parsed by Spring's
+ * {@link MediaType}; each type a route produces gets the quality of the most specific media range that includes it
+ * ({@code application/octet-stream} over {@code application/*} over {@code *}{@code /*}), and the highest quality
+ * wins, ties going to the route's first type (JSON). A missing or malformed header admits every type and chooses the
+ * first. Parsed headers are kept (a few hundred distinct ones), so a request pays a map lookup.
  */
 public final class Negotiation {
 
@@ -12,122 +20,96 @@ public final class Negotiation {
     public static final String JSON = "application/json";
     public static final String OCTET_STREAM = "application/octet-stream";
 
+    private static final List<String> JSON_OR_BINARY = List.of(JSON, OCTET_STREAM);
+    private static final List<String> JSON_BINARY_OR_GLB = List.of(JSON, OCTET_STREAM, GLTF_BINARY);
+    /** At most this many distinct Accept headers are kept parsed. */
+    private static final int KEPT = 256;
+    private static final List<MediaType> MALFORMED = List.of();
+    private static final Map<String, List<MediaType>> parsed = new ConcurrentHashMap<>();
+    private static final Map<String, MediaType> types = new ConcurrentHashMap<>();
+
     private Negotiation() {
     }
 
     /**
-     * Whether the client asked for {@code application/octet-stream}: it is listed explicitly with a non-zero
-     * quality, and JSON is not listed explicitly with a higher quality. Wildcards choose JSON.
+     * The type among {@code produced} that {@code accept} prefers, or {@code null} when it admits none of them (a
+     * 406).
      */
-    public static boolean wantsBinary(String accept) {
-        if (accept == null || accept.isBlank()) {
-            return false;
+    public static String choose(String accept, List<String> produced) {
+        if (produced.isEmpty()) {
+            return null;
         }
-        double octet = quality(accept, OCTET_STREAM);
-        double json = quality(accept, JSON);
-        return octet > 0 && octet >= json;
-    }
-
-    /**
-     * Whether the client asked for {@code model/gltf-binary}: it is listed explicitly with a non-zero quality, and
-     * neither JSON nor {@code application/octet-stream} is listed explicitly with a higher quality. Wildcards choose
-     * JSON.
-     */
-    public static boolean wantsGltfBinary(String accept) {
         if (accept == null || accept.isBlank()) {
-            return false;
+            return produced.getFirst();
         }
-        double glb = quality(accept, GLTF_BINARY);
-        double other = Math.max(quality(accept, JSON), quality(accept, OCTET_STREAM));
-        return glb > 0 && glb >= other;
-    }
-
-    /**
-     * The highest quality {@code accept} gives exactly {@code type} (case-insensitive, wildcards ignored), or -1
-     * when it does not list it; 0 for a malformed header (so nothing but JSON is chosen).
-     */
-    static double quality(String accept, String type) {
-        double best = -1;
-        int from = 0;
-        int n = accept.length();
-        while (from < n) {
-            int comma = accept.indexOf(',', from);
-            int end = comma < 0 ? n : comma;
-            int semi = accept.indexOf(';', from);
-            int typeEnd = semi < 0 || semi > end ? end : semi;
-            String range = accept.substring(from, typeEnd).strip();
-            if (range.isEmpty()) {
-                from = end + 1;
-                continue;
+        List<MediaType> ranges = ranges(accept);
+        if (ranges == MALFORMED) {
+            return produced.getFirst();
+        }
+        String best = null;
+        double bestQuality = 0;
+        for (String type : produced) {
+            double q = quality(ranges, types.computeIfAbsent(type, MediaType::parseMediaType));
+            if (q > bestQuality) {
+                best = type;
+                bestQuality = q;
             }
-            if (range.indexOf('/') <= 0 || range.indexOf('/') == range.length() - 1) {
-                return 0;
-            }
-            if (range.equalsIgnoreCase(type)) {
-                double q = 1;
-                int p = typeEnd;
-                while (p < end) {
-                    int next = accept.indexOf(';', p + 1);
-                    int stop = next < 0 || next > end ? end : next;
-                    String param = accept.substring(p + 1, stop).strip();
-                    if (param.regionMatches(true, 0, "q=", 0, 2)) {
-                        try {
-                            q = Double.parseDouble(param.substring(2).strip());
-                        } catch (NumberFormatException e) {
-                            return 0;
-                        }
-                        if (!(q >= 0 && q <= 1)) {
-                            return 0;
-                        }
-                    }
-                    p = stop;
-                }
-                best = Math.max(best, q);
-            }
-            from = end + 1;
         }
         return best;
     }
 
-    /**
-     * Whether {@code accept} admits at least one of {@code produced} (exact types, {@code type/*} or {@code *}{@code /*}
-     * with a non-zero quality). No header, or a malformed one, admits everything.
-     */
-    public static boolean acceptsAny(String accept, java.util.List<String> produced) {
-        if (accept == null || accept.isBlank() || produced.isEmpty()) {
-            return true;
-        }
-        for (String part : accept.split(",")) {
-            String[] params = part.split(";");
-            String range = params[0].strip().toLowerCase(java.util.Locale.ROOT);
-            if (range.isEmpty()) {
-                continue;
-            }
-            int slash = range.indexOf('/');
-            if (slash <= 0 || slash == range.length() - 1) {
-                return true;
-            }
-            double q = 1;
-            for (int i = 1; i < params.length; i++) {
-                String p = params[i].strip();
-                if (p.regionMatches(true, 0, "q=", 0, 2)) {
-                    try {
-                        q = Double.parseDouble(p.substring(2).strip());
-                    } catch (NumberFormatException e) {
-                        return true;
-                    }
-                }
-            }
-            if (!(q > 0)) {
-                continue;
-            }
-            for (String type : produced) {
-                if (range.equals("*/*") || range.equals(type)
-                        || range.endsWith("/*") && type.startsWith(range.substring(0, slash + 1))) {
-                    return true;
-                }
+    /** Whether the client prefers {@code application/octet-stream} to JSON. */
+    public static boolean wantsBinary(String accept) {
+        return OCTET_STREAM.equals(choose(accept, JSON_OR_BINARY));
+    }
+
+    /** Whether the client prefers {@code model/gltf-binary} to JSON and to {@code application/octet-stream}. */
+    public static boolean wantsGltfBinary(String accept) {
+        return GLTF_BINARY.equals(choose(accept, JSON_BINARY_OR_GLB));
+    }
+
+    /** Whether {@code accept} admits at least one of {@code produced}. */
+    public static boolean acceptsAny(String accept, List<String> produced) {
+        return produced.isEmpty() || choose(accept, produced) != null;
+    }
+
+    /** The quality the most specific range including {@code type} gives it; 0 when none includes it. */
+    private static double quality(List<MediaType> ranges, MediaType type) {
+        MediaType match = null;
+        for (MediaType range : ranges) {
+            if (range.includes(type) && (match == null || specificity(range) > specificity(match))) {
+                match = range;
             }
         }
-        return false;
+        return match == null ? 0 : match.getQualityValue();
+    }
+
+    /** {@code *}{@code /*} 0, {@code type/*} 1, {@code type/sub} 2, plus its parameters other than q. */
+    private static int specificity(MediaType range) {
+        if (range.isWildcardType()) {
+            return 0;
+        }
+        if (range.isWildcardSubtype()) {
+            return 1;
+        }
+        int params = range.getParameters().size() - (range.getParameters().containsKey("q") ? 1 : 0);
+        return 2 + params;
+    }
+
+    private static List<MediaType> ranges(String accept) {
+        List<MediaType> r = parsed.get(accept);
+        if (r != null) {
+            return r;
+        }
+        try {
+            r = List.copyOf(MediaType.parseMediaTypes(accept));
+        } catch (IllegalArgumentException e) { // InvalidMediaTypeException among them
+            r = MALFORMED;
+        }
+        if (parsed.size() >= KEPT) {
+            parsed.clear();
+        }
+        parsed.put(accept, r);
+        return r;
     }
 }

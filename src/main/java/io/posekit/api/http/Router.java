@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
+import io.posekit.api.security.Scope;
 
 /**
  * The API's routes, and which one a request's method and path select. Templates are matched segment by segment
@@ -49,10 +50,17 @@ public final class Router {
     }
 
     /**
-     * The route for {@code method} and {@code path} (percent-encoded, without the query). {@code HEAD} is not
-     * routed. Literal segments win over variables when both match.
+     * The route for {@code method} and {@code path} (percent-encoded, without the query); {@code HEAD} finds the
+     * {@code GET} route (RFC 9110 §9.3.2: the same answer without its content). Literal segments win over variables
+     * when both match. When no route has the method, {@link Match#allowed()} lists the methods the path has
+     * ({@code HEAD} beside {@code GET}, and {@code OPTIONS}), empty when it has none.
+     *
+     * @throws ApiException 400 when a path variable's percent-escapes are malformed
      */
     public Match find(String method, String path) {
+        if (method.equals("HEAD")) {
+            method = "GET";
+        }
         String[] parts = split(path);
         if (parts == null || parts.length >= bySegments.size()) {
             return new Match(null, null, Collections.emptySet());
@@ -79,11 +87,23 @@ public final class Router {
         }
         if (best != null) {
             for (int i = 0; i < bestValues.length; i++) {
-                bestValues[i] = Exchange.decode(bestValues[i], 0, bestValues[i].length());
+                try {
+                    bestValues[i] = Exchange.decode(bestValues[i], 0, bestValues[i].length(), false);
+                } catch (IllegalArgumentException e) {
+                    throw ApiException.badRequest("Invalid path", "the path " + path + " is not percent-encoded right: "
+                            + e.getMessage());
+                }
             }
             return new Match(best, bestValues, Set.of());
         }
-        return new Match(null, null, allowed == null ? Collections.emptySet() : allowed);
+        if (allowed == null) {
+            return new Match(null, null, Collections.emptySet());
+        }
+        if (allowed.contains("GET")) {
+            allowed.add("HEAD");
+        }
+        allowed.add("OPTIONS");
+        return new Match(null, null, allowed);
     }
 
     private static String[] split(String path) {
@@ -134,6 +154,9 @@ public final class Router {
             private final String method;
             private final String template;
             private List<String> query = List.of();
+            private Set<String> repeatable = Set.of();
+            private Scope scope;
+            private Route.Precheck precheck = Route.Precheck.NONE;
             private List<String> consumes = List.of();
             private List<String> produces = List.of();
             private Predicate<Exchange> inline = Route.WORKER;
@@ -149,6 +172,24 @@ public final class Router {
             /** The query parameters it reads. */
             public Spec query(String... names) {
                 this.query = List.of(names);
+                return this;
+            }
+
+            /** Those of its query parameters that may be given more than once. */
+            public Spec repeatable(String... names) {
+                this.repeatable = Set.of(names);
+                return this;
+            }
+
+            /** The scope a caller needs (every operation on assets names one). */
+            public Spec scope(Scope needed) {
+                this.scope = needed;
+                return this;
+            }
+
+            /** A check run before the body is read (see {@link Route#precheck()}). */
+            public Spec precheck(Route.Precheck check) {
+                this.precheck = check;
                 return this;
             }
 
@@ -182,9 +223,22 @@ public final class Router {
                 return this;
             }
 
+            /**
+             * Adds the route.
+             *
+             * @throws IllegalStateException for an operation of the API ({@code /api/…}) that names no scope, or a
+             *     repeatable parameter it does not read
+             */
             public void handle(Route.Handler handler) {
-                routes.add(new Route(method, PathTemplate.of(template), query, consumes, produces, inline, maxBody,
-                        maxBodyText != null ? maxBodyText : "the limit of " + maxBody + " bytes", immutable, handler));
+                if (scope == null && template.startsWith("/api/")) {
+                    throw new IllegalStateException(method + " " + template + " names no scope");
+                }
+                if (!query.containsAll(repeatable)) {
+                    throw new IllegalStateException(method + " " + template + ": repeatable parameters it does not read");
+                }
+                routes.add(new Route(method, PathTemplate.of(template), query, repeatable, consumes, produces, inline,
+                        maxBody, maxBodyText != null ? maxBodyText : "the limit of " + maxBody + " bytes", immutable,
+                        scope, precheck, handler));
             }
         }
     }

@@ -4,6 +4,7 @@ import io.posekit.api.http.ApiRoutes;
 import io.posekit.api.http.Exchange;
 import io.posekit.api.http.Reply;
 import io.posekit.api.http.Router;
+import io.posekit.api.security.Scope;
 import java.util.List;
 import java.util.Locale;
 
@@ -11,7 +12,8 @@ import java.util.Locale;
  * {@code GET /actuator/health}, its groups ({@code liveness}, {@code readiness}) and components ({@code store},
  * {@code readiness/store}…): Actuator's answers — the same JSON, status codes and media types — kept ready by
  * {@link HealthSnapshots}, so a probe never runs the health indicators' I/O. A kept answer is served on the event
- * loop; one that must be computed first goes to the worker pool.
+ * loop; one that must be computed first goes to the worker pool. Details (the store's location and contents, the
+ * components) are shown to callers with the admin scope; everyone else gets the status alone.
  */
 final class HealthRoutes implements ApiRoutes {
 
@@ -42,7 +44,9 @@ final class HealthRoutes implements ApiRoutes {
         if (s.status() == 404) {
             return Reply.empty(404);
         }
-        return Reply.of(s.status(), contentType(e.header("Accept")), s.body());
+        // the probes are open; what the store holds and where it is are shown to the admin scope only
+        byte[] body = e.caller().has(Scope.ADMIN) ? s.body() : s.statusOnly();
+        return Reply.of(s.status(), contentType(e.header("Accept")), body);
     }
 
     /** Actuator's choice: its v3 type unless the client asks for plain JSON and not for it. */

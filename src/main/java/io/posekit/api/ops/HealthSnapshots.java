@@ -21,8 +21,11 @@ import org.slf4j.LoggerFactory;
  */
 final class HealthSnapshots implements AutoCloseable {
 
-    /** One answer: the HTTP status and the JSON body, computed under {@code epoch}. */
-    record Snapshot(int status, byte[] body, long epoch) {
+    /**
+     * One answer: the HTTP status, the JSON body, the body without details (only the status, for callers who may not
+     * see details), computed under {@code epoch}.
+     */
+    record Snapshot(int status, byte[] body, byte[] statusOnly, long epoch) {
     }
 
     /** At most this many paths are kept (only paths that exist are kept; unknown ones answer 404 each time). */
@@ -74,7 +77,7 @@ final class HealthSnapshots implements AutoCloseable {
     private Snapshot computeAndKeep(List<String> path) {
         long at = epoch.getAsLong();
         Snapshot s = compute.apply(path);
-        Snapshot kept = new Snapshot(s.status(), s.body(), at);
+        Snapshot kept = new Snapshot(s.status(), s.body(), s.statusOnly(), at);
         if (s.status() != 404 && (snapshots.size() < MAX_PATHS || snapshots.containsKey(path))) {
             snapshots.merge(path, kept, (old, mine) -> old.epoch() > mine.epoch() ? old : mine);
         }

@@ -37,9 +37,10 @@ class OpsConfiguration {
             WebEndpointResponse<? extends HealthDescriptor> r = health.health(ApiVersion.V3, WebServerNamespace.SERVER,
                     SecurityContext.NONE, path.toArray(String[]::new)).block();
             if (r == null || r.getBody() == null) {
-                return new HealthSnapshots.Snapshot(404, new byte[0], 0);
+                return new HealthSnapshots.Snapshot(404, new byte[0], new byte[0], 0);
             }
-            return new HealthSnapshots.Snapshot(r.getStatus(), json.get().writeValueAsBytes(r.getBody()), 0);
+            return new HealthSnapshots.Snapshot(r.getStatus(), json.get().writeValueAsBytes(r.getBody()),
+                    json.get().writeValueAsBytes(java.util.Map.of("status", r.getBody().getStatus().getCode())), 0);
         }, () -> repository.healthEpoch() + availabilityChanges.get(), properties.health().refresh());
     }
 

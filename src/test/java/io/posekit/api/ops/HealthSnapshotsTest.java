@@ -18,9 +18,10 @@ class HealthSnapshotsTest {
     private HealthSnapshots.Snapshot compute(List<String> path) {
         int n = computed.incrementAndGet();
         if (path.equals(List.of("nowhere"))) {
-            return new HealthSnapshots.Snapshot(404, new byte[0], 0);
+            return new HealthSnapshots.Snapshot(404, new byte[0], new byte[0], 0);
         }
-        return new HealthSnapshots.Snapshot(200, (String.join("/", path) + "#" + n).getBytes(StandardCharsets.UTF_8), 0);
+        return new HealthSnapshots.Snapshot(200, (String.join("/", path) + "#" + n).getBytes(StandardCharsets.UTF_8),
+                new byte[0], 0);
     }
 
     private static String body(HealthSnapshots.Snapshot s) {

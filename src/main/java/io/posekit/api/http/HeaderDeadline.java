@@ -1,0 +1,131 @@
+package io.posekit.api.http;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.AttributeKey;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A deadline for a request's line and headers (what Tomcat's {@code connectionTimeout} and nginx's
+ * {@code client_header_timeout} do): from the first byte of a request until its headers are decoded, at most
+ * {@code timeout}; a client that trickles them (slowloris) is answered {@code 408} and the connection closed.
+ * Reactor Netty's idle timeout does not catch it (every byte resets it), nor do its read and request timeouts (they
+ * start after the headers). Two handlers share the state of a connection: {@link #rawSide()} before the HTTP codec
+ * sees the first bytes of a request and arms the deadline; {@link #decodedSide()} after it sees the decoded request
+ * (disarms) and the end of the answer (the next bytes start a new request). The time a kept-alive connection waits
+ * idle for its next request is the idle timeout's, not this one's.
+ */
+final class HeaderDeadline {
+
+    private static final AttributeKey<State> STATE = AttributeKey.valueOf("posekit.headerDeadline");
+    private static final byte[] TIMEOUT = ("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n"
+            + "Content-Length: 0\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+
+    private final long timeoutNanos;
+
+    HeaderDeadline(Duration timeout) {
+        this.timeoutNanos = timeout.toNanos();
+    }
+
+    /**
+     * The connection's state: waiting for a request ({@code idle}), or busy with one — receiving its headers (armed),
+     * its body, or answering it. It is idle again once the request is read to its end and its answer written (an
+     * answer sent before the body is read, such as a 401 or 413, leaves the rest of the body to come: those bytes are
+     * not a new request).
+     */
+    private static final class State {
+        boolean idle = true;
+        boolean bodyRead;
+        boolean answered;
+        ScheduledFuture<?> deadline;
+
+        void maybeIdle() {
+            if (bodyRead && answered) {
+                idle = true;
+                bodyRead = false;
+                answered = false;
+            }
+        }
+
+        void cancel() {
+            if (deadline != null) {
+                deadline.cancel(false);
+                deadline = null;
+            }
+        }
+    }
+
+    private static State state(Channel channel) {
+        State s = channel.attr(STATE).get();
+        if (s == null) {
+            s = new State();
+            channel.attr(STATE).set(s);
+        }
+        return s;
+    }
+
+    /** The handler nearest the socket: arms the deadline at a request's first bytes. */
+    ChannelDuplexHandler rawSide() {
+        return new ChannelDuplexHandler() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+                State s = state(ctx.channel());
+                if (s.idle && msg instanceof ByteBuf b && b.isReadable()) {
+                    s.idle = false;
+                    s.deadline = ctx.executor().schedule(() -> {
+                        if (ctx.channel().isActive()) {
+                            // written from here, below the codec: the request was never decoded, so nothing else answers
+                            ctx.writeAndFlush(Unpooled.wrappedBuffer(TIMEOUT))
+                                    .addListener(f -> ctx.channel().close());
+                        }
+                    }, timeoutNanos, TimeUnit.NANOSECONDS);
+                }
+                super.channelRead(ctx, msg);
+            }
+
+            @Override
+            public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+                state(ctx.channel()).cancel();
+                super.channelInactive(ctx);
+            }
+        };
+    }
+
+    /** The handler after the HTTP codec: disarms at the decoded request, and waits for the next after the answer. */
+    ChannelDuplexHandler decodedSide() {
+        return new ChannelDuplexHandler() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+                State s = state(ctx.channel());
+                if (msg instanceof HttpRequest) {
+                    s.cancel();
+                }
+                if (msg instanceof LastHttpContent) {
+                    s.bodyRead = true;
+                    s.maybeIdle();
+                }
+                super.channelRead(ctx, msg);
+            }
+
+            @Override
+            public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+                if (msg instanceof LastHttpContent) {
+                    State s = state(ctx.channel());
+                    s.cancel();
+                    s.answered = true;
+                    s.maybeIdle();
+                }
+                super.write(ctx, msg, promise);
+            }
+        };
+    }
+}

@@ -1,0 +1,283 @@
+package io.posekit.api.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.posekit.api.PosekitClient;
+import io.posekit.api.security.ApiKeys;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Clients that do not play by the rules, on raw sockets: headers trickled a byte at a time (slowloris), a body that
+ * stalls, a {@code Content-Length} that lies, an upload past the tenant's quota announced by its length, and a
+ * thousand uploads at once — none may hold a connection, memory or the other tenants' service for long. The timeouts
+ * are shortened for the test; the figures are printed (docs/robustness.md).
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "posekit.store.dir=target/test-stores/${random.uuid}",
+        "posekit.http.header-timeout=1500ms",
+        "posekit.http.read-timeout=1500ms",
+        "posekit.http.max-upload-bytes-in-flight=16MB",
+        "posekit.http.write-timeout=1500ms",
+        "posekit.quota.tenants.capped.max-bytes=1MB"})
+class HostileClientsTest {
+
+    static final String FLOOD = ApiKeys.generate();
+    static final String CALM = ApiKeys.generate();
+    static final String CAPPED = ApiKeys.generate();
+    static Path keys;
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    ApiServer server;
+
+    @DynamicPropertySource
+    static void configure(DynamicPropertyRegistry registry) throws IOException {
+        keys = Files.createTempFile("hostile-keys", ".txt");
+        Files.write(keys, List.of(
+                line(FLOOD, "flood"), line(CALM, "calm"), line(CAPPED, "capped")));
+        registry.add("posekit.security.api-keys-file", keys::toString);
+    }
+
+    static String line(String key, String tenant) {
+        return HexFormat.of().formatHex(ApiKeys.sha256(key)) + " " + tenant + " posekit:read,posekit:write";
+    }
+
+    @AfterAll
+    static void removeKeys() throws IOException {
+        Files.deleteIfExists(keys);
+    }
+
+    private Socket socket() throws IOException {
+        Socket s = new Socket("127.0.0.1", port);
+        s.setSoTimeout(10_000);
+        return s;
+    }
+
+    /** Reads what the server sends until it closes the connection (or 10 s pass). */
+    private static String readUntilClosed(Socket s) throws IOException {
+        InputStream in = s.getInputStream();
+        StringBuilder b = new StringBuilder();
+        byte[] buf = new byte[4096];
+        try {
+            for (int n; (n = in.read(buf)) >= 0; ) {
+                b.append(new String(buf, 0, n, StandardCharsets.ISO_8859_1));
+            }
+        } catch (SocketTimeoutException stillOpen) {
+            b.append("<still open>");
+        }
+        return b.toString();
+    }
+
+    @Test
+    void headersTrickledAByteAtATimeAre408AndClosedAtTheHeaderDeadline() throws Exception {
+        try (Socket s = socket()) {
+            OutputStream out = s.getOutputStream();
+            long start = System.nanoTime();
+            byte[] request = ("GET /actuator/health HTTP/1.1\r\nHost: localhost\r\nX-Slow: "
+                    + "a".repeat(200)).getBytes(StandardCharsets.US_ASCII);
+            Thread feeder = Thread.ofVirtual().start(() -> {
+                try {
+                    for (byte b : request) {
+                        out.write(b);
+                        out.flush();
+                        Thread.sleep(100);
+                    }
+                } catch (IOException | InterruptedException closed) {
+                    // the server closed it: what this test waits for
+                }
+            });
+            String answer = readUntilClosed(s);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            feeder.interrupt();
+            System.out.printf(Locale.ROOT, "slowloris: 408 and closed after %.2f s (header timeout 1.5 s)%n", seconds);
+            assertThat(answer).startsWith("HTTP/1.1 408 Request Timeout");
+            assertThat(seconds).isLessThan(5);
+        }
+        // an idle kept-alive connection is not a slow request: it is served when its request comes
+        try (Socket s = socket()) {
+            s.getOutputStream().write("GET /actuator/health HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            Thread.sleep(2500);
+            s.getOutputStream().write("GET /actuator/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            String both = readUntilClosed(s);
+            assertThat(both.split("HTTP/1.1 200 OK", -1)).hasSize(3);
+        }
+    }
+
+    @Test
+    void aBodyThatStallsIsCutOffAtTheReadTimeoutAndALyingLengthHoldsNothing() throws Exception {
+        try (Socket s = socket()) {
+            long start = System.nanoTime();
+            OutputStream out = s.getOutputStream();
+            out.write(("POST /api/v1/assets?filename=a.glb HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+                    + CALM + "\r\nContent-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\nglTF")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String answer = readUntilClosed(s);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            System.out.printf(Locale.ROOT, "stalled body (4 of 100000 bytes): closed after %.2f s, answer '%s'%n",
+                    seconds, answer.lines().findFirst().orElse("none"));
+            assertThat(answer).doesNotContain("<still open>");
+            assertThat(seconds).isLessThan(5);
+        }
+        assertThat(server.edge().uploads().held()).isZero();
+        // a length past the upload limit: refused at once, nothing read
+        try (Socket s = socket()) {
+            s.getOutputStream().write(("POST /api/v1/assets?filename=a.glb HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Authorization: Bearer " + CALM + "\r\nContent-Type: application/octet-stream\r\n"
+                    + "Content-Length: 99999999999\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String answer = readUntilClosed(s);
+            assertThat(answer).startsWith("HTTP/1.1 413");
+        }
+    }
+
+    @Test
+    void anUploadPastTheTenantsQuotaIsRefusedBeforeItsBodyIsSent() throws Exception {
+        new PosekitClient(port).as(CAPPED).get("/api/v1/assets"); // the tenant's usage is known from here on
+        try (Socket s = socket()) {
+            long start = System.nanoTime();
+            s.getOutputStream().write(("POST /api/v1/assets?filename=a.glb HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Authorization: Bearer " + CAPPED + "\r\nContent-Type: application/octet-stream\r\n"
+                    + "Content-Length: 5000000\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            byte[] head = new byte[12];
+            int n = s.getInputStream().readNBytes(head, 0, head.length);
+            System.out.printf(Locale.ROOT, "quota: 403 after %.1f ms, no body sent%n", (System.nanoTime() - start) / 1e6);
+            assertThat(new String(head, 0, n, StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 403");
+        }
+    }
+
+    @Test
+    void aThousandUploadsAtOnceHoldBoundedMemoryAndTheOtherTenantsAreServed() throws Exception {
+        int clients = 1000;
+        int declared = 256 * 1024;
+        ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+        List<Socket> sockets = new ArrayList<>();
+        ConcurrentHashMap<String, AtomicLong> answers = new ConcurrentHashMap<>();
+        AtomicLong peakHeld = new AtomicLong();
+        System.gc();
+        long heapBefore = usedHeap();
+        try {
+            List<Future<?>> floods = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                Socket s = new Socket("127.0.0.1", port);
+                s.setSoTimeout(30_000);
+                sockets.add(s);
+                floods.add(threads.submit(() -> {
+                    // each declares 256 KB, sends 128 KB and stalls: 250 MB announced, 16 MB allowed in flight
+                    OutputStream out = s.getOutputStream();
+                    out.write(("POST /api/v1/assets?filename=a.glb HTTP/1.1\r\nHost: localhost\r\nAuthorization: "
+                            + "Bearer " + FLOOD + "\r\nContent-Type: application/octet-stream\r\nContent-Length: "
+                            + declared + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                    out.write(new byte[declared / 2]);
+                    out.flush();
+                    peakHeld.accumulateAndGet(server.edge().uploads().held(), Math::max);
+                    byte[] head = new byte[12];
+                    int n = s.getInputStream().readNBytes(head, 0, 12);
+                    answers.computeIfAbsent(new String(head, 0, n, StandardCharsets.US_ASCII), k -> new AtomicLong())
+                            .incrementAndGet();
+                    return null;
+                }));
+            }
+            // meanwhile another tenant is served
+            PosekitClient calm = new PosekitClient(port).as(CALM);
+            long start = System.nanoTime();
+            int served = 0;
+            for (int i = 0; i < 20; i++) {
+                if (calm.get("/api/v1/assets").status() == 200) {
+                    served++;
+                }
+            }
+            double calmMs = (System.nanoTime() - start) / 1e6 / 20;
+            System.gc(); // what is retained while the floods hold their buffers, not the garbage
+            long heapDuring = usedHeap();
+            for (Future<?> f : floods) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+            System.out.printf(Locale.ROOT, "1000 stalled uploads: answers %s, peak held %.1f MB of 16 MB allowed, heap "
+                    + "retained %+.1f MB, the calm tenant's GET %.1f ms on average (%d/20 served)%n", answers,
+                    peakHeld.get() / 1048576.0, (heapDuring - heapBefore) / 1048576.0, calmMs, served);
+            assertThat(served).isEqualTo(20);
+            assertThat(peakHeld.get()).isLessThanOrEqualTo(16L << 20);
+            assertThat(answers.keySet()).allMatch(a -> a.equals("HTTP/1.1 503") || a.equals("HTTP/1.1 408")
+                    || a.equals("HTTP/1.1 413"));
+            assertThat(answers.get("HTTP/1.1 503").get()).isGreaterThan(clients / 2);
+        } finally {
+            for (Socket s : sockets) {
+                s.close();
+            }
+            threads.shutdownNow();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (server.edge().uploads().held() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(server.edge().uploads().held()).isZero();
+    }
+
+    @Test
+    void aBakeWhoseClientStopsReadingIsCutOffAtTheWriteTimeout() throws Exception {
+        io.posekit.asset.gltf.GltfBuilder b = io.posekit.asset.gltf.GltfBuilder.skinnedTwoBoneStrip();
+        b.setRoot("extras", "HostileClientsTest.bake");
+        String asset = new PosekitClient(port).as(CALM).uploadedAssetPath("bake.glb", b.toGlb());
+        // 100 000 frames of skinned positions as NDJSON: tens of MB, far more than the socket buffers hold
+        byte[] spec = ("{\"clip\":\"Bend\",\"times\":{\"start\":0,\"end\":3000,\"fps\":30},"
+                + "\"outputs\":[\"skinnedPositions\",\"skinningMatrices\"]}").getBytes(StandardCharsets.US_ASCII);
+        try (Socket s = socket()) {
+            long start = System.nanoTime();
+            OutputStream out = s.getOutputStream();
+            out.write(("POST " + asset + "/bake HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + CALM
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + spec.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(spec);
+            out.flush();
+            Thread.sleep(4000); // reads nothing: the server's buffers fill, and it waits for the client
+            long received = 0;
+            InputStream in = s.getInputStream();
+            byte[] buf = new byte[65536];
+            try {
+                for (int n; (n = in.read(buf)) >= 0; ) {
+                    received += n;
+                }
+            } catch (IOException reset) {
+                // a reset is a closed connection too
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            System.out.printf(Locale.ROOT, "bake read by nobody for 4 s: closed after %.1f s with %.1f MB sent of "
+                    + "~45 MB%n", seconds, received / 1048576.0);
+            assertThat(received).isLessThan(30L << 20);
+            assertThat(seconds).isLessThan(15);
+        }
+    }
+
+    private static long usedHeap() {
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+}
