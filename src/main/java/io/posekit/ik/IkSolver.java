@@ -1,0 +1,147 @@
+package io.posekit.ik;
+
+import io.posekit.rig.Rig;
+import io.posekit.sampling.LocalPose;
+import io.posekit.sampling.LocalToModelJob;
+import java.util.List;
+import org.joml.Matrix4d;
+import org.joml.Quaterniond;
+import org.joml.Vector3d;
+
+/**
+ * Applies IK chains to a sampled pose, in the order given: each chain reads the model matrices as the previous ones
+ * left them, post-multiplies its corrections onto the local rotations of its joints ({@code local = local · c},
+ * renormalised) and the model matrices are accumulated again ({@link LocalToModelJob}) before the next chain.
+ *
+ * <p>Not thread-safe; one instance per thread (or request). Allocation-free per {@link #apply} call.
+ */
+public final class IkSolver {
+
+    private final Rig rig;
+    private final List<IkChain> chains;
+    private final TwoBoneIkJob twoBone = new TwoBoneIkJob();
+    private final AimIkJob aim = new AimIkJob();
+    private final LocalToModelJob toModel = new LocalToModelJob();
+    private final Matrix4d parent = new Matrix4d();
+    private final Vector3d v = new Vector3d();
+    private final Vector3d w = new Vector3d();
+    private final Quaterniond q = new Quaterniond();
+    /** Per chain: whether its target was reached in the last {@link #apply}. */
+    private final boolean[] reached;
+
+    /**
+     * @throws IllegalArgumentException when a chain does not fit {@code rig}, or there are more than
+     *     {@link IkChain#MAX_CHAINS}
+     */
+    public IkSolver(Rig rig, List<IkChain> chains) {
+        if (chains.size() > IkChain.MAX_CHAINS) {
+            throw new IllegalArgumentException("at most " + IkChain.MAX_CHAINS + " IK chains, not " + chains.size());
+        }
+        for (int i = 0; i < chains.size(); i++) {
+            try {
+                chains.get(i).validate(rig);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("ik[" + i + "]: " + e.getMessage(), e);
+            }
+        }
+        this.rig = rig;
+        this.chains = List.copyOf(chains);
+        this.reached = new boolean[chains.size()];
+        toModel.rig = rig;
+    }
+
+    /** The chains, in order. */
+    public List<IkChain> chains() {
+        return chains;
+    }
+
+    /** Whether chain {@code i} reached its target in the last {@link #apply}. */
+    public boolean reached(int i) {
+        return reached[i];
+    }
+
+    /**
+     * Applies every chain to {@code local} and keeps {@code modelMatrices} (16 per node, the model matrices of
+     * {@code local}) up to date.
+     *
+     * @throws IllegalStateException when a joint's model matrix is singular (a zero scale)
+     */
+    public void apply(LocalPose local, float[] modelMatrices) {
+        toModel.input = local;
+        toModel.output = modelMatrices;
+        for (int i = 0; i < chains.size(); i++) {
+            switch (chains.get(i)) {
+                case IkChain.TwoBone c -> {
+                    load(modelMatrices, c.start(), twoBone.start);
+                    load(modelMatrices, c.mid(), twoBone.mid);
+                    load(modelMatrices, c.end(), twoBone.end);
+                    twoBone.target.set(c.target());
+                    twoBone.pole.set(c.pole());
+                    midAxis(c);
+                    twoBone.soften = c.soften();
+                    twoBone.weight = c.weight();
+                    twoBone.twist = c.twist();
+                    twoBone.run();
+                    correct(local, c.start(), twoBone.startCorrection);
+                    correct(local, c.mid(), twoBone.midCorrection);
+                    reached[i] = twoBone.reached;
+                }
+                case IkChain.Aim c -> {
+                    load(modelMatrices, c.joint(), aim.joint);
+                    aim.forward.set(c.forward()).normalize();
+                    aim.up.set(c.up());
+                    aim.offset.set(c.offset());
+                    aim.target.set(c.target());
+                    aim.pole.set(c.pole());
+                    aim.weight = c.weight();
+                    aim.twist = c.twist();
+                    aim.run();
+                    correct(local, c.joint(), aim.correction);
+                    reached[i] = aim.reached;
+                }
+            }
+            toModel.run();
+        }
+    }
+
+    /** The given mid axis, or the present bend's: start→mid × mid→end in mid space (or × the pole when straight). */
+    private void midAxis(IkChain.TwoBone c) {
+        if (c.midAxis() != null) {
+            twoBone.midAxis.set(c.midAxis());
+            return;
+        }
+        Matrix4d m = twoBone.mid;
+        m.invert(parent);
+        parent.transformPosition(twoBone.start.m30(), twoBone.start.m31(), twoBone.start.m32(), v).negate();
+        parent.transformPosition(twoBone.end.m30(), twoBone.end.m31(), twoBone.end.m32(), w);
+        v.cross(w, twoBone.midAxis);
+        if (twoBone.midAxis.lengthSquared() <= 1e-12 * v.lengthSquared() * w.lengthSquared()) {
+            parent.transformDirection(twoBone.pole, w);
+            v.cross(w, twoBone.midAxis); // straight: bend toward the pole
+            if (twoBone.midAxis.lengthSquared() == 0) {
+                twoBone.midAxis.set(0, 0, 1).cross(v); // pole along the bone: any axis perpendicular to it
+                if (twoBone.midAxis.lengthSquared() == 0) {
+                    twoBone.midAxis.set(1, 0, 0).cross(v);
+                }
+            }
+        }
+    }
+
+    private static void load(float[] matrices, int node, Matrix4d out) {
+        int o = 16 * node;
+        out.set(matrices[o], matrices[o + 1], matrices[o + 2], matrices[o + 3], matrices[o + 4], matrices[o + 5],
+                matrices[o + 6], matrices[o + 7], matrices[o + 8], matrices[o + 9], matrices[o + 10], matrices[o + 11],
+                matrices[o + 12], matrices[o + 13], matrices[o + 14], matrices[o + 15]);
+    }
+
+    /** {@code local(node) = local(node) · c}, normalised. */
+    private void correct(LocalPose local, int node, Quaterniond c) {
+        float[] r = local.rotations();
+        int o = 4 * node;
+        q.set(r[o], r[o + 1], r[o + 2], r[o + 3]).mul(c).normalize();
+        r[o] = (float) q.x;
+        r[o + 1] = (float) q.y;
+        r[o + 2] = (float) q.z;
+        r[o + 3] = (float) q.w;
+    }
+}
