@@ -26,7 +26,8 @@ public sealed interface IkChain permits IkChain.TwoBone, IkChain.Aim {
      * @param mid the mid joint (a knee, an elbow), below {@code start}
      * @param end the end joint (an ankle, a wrist), below {@code mid}
      * @param target where the end joint should be, model space
-     * @param pole the direction the chain bends toward, model space
+     * @param pole the direction the chain bends toward, model space, or {@code null} for the present bend's side (the
+     *     mid joint's offset from the start→end line; model +z for a straight chain)
      * @param midAxis the mid joint's bend axis in its own space, or {@code null} for the present bend's (the normal of
      *     the start, mid and end joints' plane; for a straight chain, the one perpendicular to it and the pole)
      * @param soften 0 to 1 (1 = none)
@@ -46,7 +47,9 @@ public sealed interface IkChain permits IkChain.TwoBone, IkChain.Aim {
                         + " the start joint");
             }
             vector(target, "target", false);
-            vector(pole, "pole", true);
+            if (pole != null) {
+                vector(pole, "pole", true);
+            }
             if (midAxis != null) {
                 vector(midAxis, "midAxis", true);
             }

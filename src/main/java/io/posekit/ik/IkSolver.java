@@ -67,41 +67,75 @@ public final class IkSolver {
      * @throws IllegalStateException when a joint's model matrix is singular (a zero scale)
      */
     public void apply(LocalPose local, float[] modelMatrices) {
+        for (int i = 0; i < chains.size(); i++) {
+            reached[i] = solve(chains.get(i), local, modelMatrices);
+        }
+    }
+
+    /**
+     * Applies one chain (checked against the rig beforehand, {@link IkChain#validate}) to {@code local} and accumulates
+     * {@code modelMatrices} again.
+     *
+     * @return whether its target was reached
+     * @throws IllegalStateException when a joint's model matrix is singular (a zero scale)
+     */
+    public boolean solve(IkChain chain, LocalPose local, float[] modelMatrices) {
+        boolean done;
+        switch (chain) {
+            case IkChain.TwoBone c -> {
+                load(modelMatrices, c.start(), twoBone.start);
+                load(modelMatrices, c.mid(), twoBone.mid);
+                load(modelMatrices, c.end(), twoBone.end);
+                twoBone.target.set(c.target());
+                pole(c);
+                midAxis(c);
+                twoBone.soften = c.soften();
+                twoBone.weight = c.weight();
+                twoBone.twist = c.twist();
+                twoBone.run();
+                correct(local, c.start(), twoBone.startCorrection);
+                correct(local, c.mid(), twoBone.midCorrection);
+                done = twoBone.reached;
+            }
+            case IkChain.Aim c -> {
+                load(modelMatrices, c.joint(), aim.joint);
+                aim.forward.set(c.forward()).normalize();
+                aim.up.set(c.up());
+                aim.offset.set(c.offset());
+                aim.target.set(c.target());
+                aim.pole.set(c.pole());
+                aim.weight = c.weight();
+                aim.twist = c.twist();
+                aim.run();
+                correct(local, c.joint(), aim.correction);
+                done = aim.reached;
+            }
+        }
         toModel.input = local;
         toModel.output = modelMatrices;
-        for (int i = 0; i < chains.size(); i++) {
-            switch (chains.get(i)) {
-                case IkChain.TwoBone c -> {
-                    load(modelMatrices, c.start(), twoBone.start);
-                    load(modelMatrices, c.mid(), twoBone.mid);
-                    load(modelMatrices, c.end(), twoBone.end);
-                    twoBone.target.set(c.target());
-                    twoBone.pole.set(c.pole());
-                    midAxis(c);
-                    twoBone.soften = c.soften();
-                    twoBone.weight = c.weight();
-                    twoBone.twist = c.twist();
-                    twoBone.run();
-                    correct(local, c.start(), twoBone.startCorrection);
-                    correct(local, c.mid(), twoBone.midCorrection);
-                    reached[i] = twoBone.reached;
-                }
-                case IkChain.Aim c -> {
-                    load(modelMatrices, c.joint(), aim.joint);
-                    aim.forward.set(c.forward()).normalize();
-                    aim.up.set(c.up());
-                    aim.offset.set(c.offset());
-                    aim.target.set(c.target());
-                    aim.pole.set(c.pole());
-                    aim.weight = c.weight();
-                    aim.twist = c.twist();
-                    aim.run();
-                    correct(local, c.joint(), aim.correction);
-                    reached[i] = aim.reached;
-                }
-            }
-            toModel.run();
+        toModel.run();
+        return done;
+    }
+
+    /**
+     * The given pole, or the present bend's side: the mid joint's offset from the start→end line (model space), or
+     * model +z when the chain is straight.
+     */
+    private void pole(IkChain.TwoBone c) {
+        if (c.pole() != null) {
+            twoBone.pole.set(c.pole());
+            return;
         }
+        twoBone.mid.getTranslation(v).sub(twoBone.start.m30(), twoBone.start.m31(), twoBone.start.m32());
+        twoBone.end.getTranslation(w).sub(twoBone.start.m30(), twoBone.start.m31(), twoBone.start.m32());
+        double len2 = w.lengthSquared();
+        if (len2 > 0) {
+            v.fma(-v.dot(w) / len2, w);
+        }
+        if (v.lengthSquared() <= 1e-12 * Math.max(len2, 1e-30)) {
+            v.set(0, 0, 1);
+        }
+        twoBone.pole.set(v);
     }
 
     /** The given mid axis, or the present bend's: start→mid × mid→end in mid space (or × the pole when straight). */

@@ -40,6 +40,17 @@ public final class ClipRootMotion {
         return motion;
     }
 
+    /**
+     * Root motion relative to a given reference pose, without loops (for a blend: the reference is the blend with
+     * every layer at its start).
+     *
+     * @param referenceModelMatrices the reference pose's model matrices, 16 per node
+     */
+    public static ClipRootMotion ofReference(Rig rig, int joint, Set<RootMotionComponent> components,
+            float[] referenceModelMatrices) {
+        return new ClipRootMotion(new RootMotionExtractor(rig, joint, components, referenceModelMatrices), 0);
+    }
+
     /** The extractor (reference: the clip's start). */
     public RootMotionExtractor extractor() {
         return extractor;
