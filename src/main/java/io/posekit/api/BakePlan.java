@@ -329,21 +329,24 @@ record BakePlan(Clip clip, Sampling.BlendTemplate blend, boolean normalized, Ski
         double[] scratch = new double[blend == null ? 0 : blend.timings().size()];
         List<FootLock.Leg> legs = footLock.legs();
         double[][] ankles = new double[legs.size()][3 * times.length];
+        double[][] hips = new double[legs.size()][3 * times.length];
         for (int f = 0; f < times.length; f++) {
             evaluate(probe, f, scratch);
             float[] m = probe.modelMatrices();
             for (int l = 0; l < legs.size(); l++) {
                 int a = 16 * legs.get(l).ankle();
-                ankles[l][3 * f] = m[a + 12];
-                ankles[l][3 * f + 1] = m[a + 13];
-                ankles[l][3 * f + 2] = m[a + 14];
+                int h = 16 * legs.get(l).hip();
+                for (int k = 0; k < 3; k++) {
+                    ankles[l][3 * f + k] = m[a + 12 + k];
+                    hips[l][3 * f + k] = m[h + 12 + k];
+                }
             }
         }
         double[] seconds = new double[times.length];
         for (int f = 0; f < times.length; f++) {
             seconds[f] = normalized && clip != null ? times[f] * clip.duration() : times[f];
         }
-        return FootLock.plan(model.rig(), legs, seconds, ankles, footLock.settings());
+        return FootLock.plan(model.rig(), legs, seconds, hips, ankles, footLock.settings());
     }
 
     /**

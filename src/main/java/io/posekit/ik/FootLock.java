@@ -14,8 +14,10 @@ import java.util.List;
  * when its height is within {@code height} of the lowest ankle height of the sequence (all legs) and its speed
  * {@code |p(f+1) − p(f−1)| / |t(f+1) − t(f−1)|} (one-sided at the ends) is at most {@code speed}. Defaults: 0.1 and
  * 0.5 per second times the leg's rest length (hip→knee + knee→ankle). A run of planted frames pins the ankle at its
- * position on the run's first frame; after the run the target eases back to the sampled position over
- * {@code release} seconds (linearly), so the foot does not pop. The IK bends the leg in the plane of its present bend
+ * position on the run's first frame, while the leg can reach it: on a planted frame where the pinned point is
+ * further from the hip than {@value #MAX_REACH} of the leg's length (or nearer than the difference of its bones), the
+ * lock starts again there (the foot re-plants where it is). After a run the target eases back to the sampled position
+ * over {@code release} seconds (linearly), so the foot does not pop. The IK bends the leg in the plane of its present bend
  * (the pole is the knee's side), so the knee keeps pointing where it did.
  *
  * <p>Immutable after {@link #plan}; {@link #apply} uses the caller's solver.
@@ -28,6 +30,8 @@ public final class FootLock {
     public static final double DEFAULT_SPEED = 0.5;
     /** The default release time, seconds. */
     public static final double DEFAULT_RELEASE = 0.1;
+    /** The largest hip→target distance a lock holds, as a fraction of the leg's length (hip→knee + knee→ankle). */
+    public static final double MAX_REACH = 0.9999;
 
     /**
      * A leg: the joints of its two-bone chain.
@@ -51,13 +55,16 @@ public final class FootLock {
 
     private final List<Leg> legs;
     private final boolean[][] planted;
+    private final int[][] lockedAt;
     private final double[][] targets;
     private final double[] heights;
     private final double[] speeds;
 
-    private FootLock(List<Leg> legs, boolean[][] planted, double[][] targets, double[] heights, double[] speeds) {
+    private FootLock(List<Leg> legs, boolean[][] planted, int[][] lockedAt, double[][] targets, double[] heights,
+            double[] speeds) {
         this.legs = legs;
         this.planted = planted;
+        this.lockedAt = lockedAt;
         this.targets = targets;
         this.heights = heights;
         this.speeds = speeds;
@@ -66,10 +73,12 @@ public final class FootLock {
     /**
      * Plans the locking of {@code legs} over frames at playback times {@code times} (seconds).
      *
+     * @param hips per leg, the hip's model-space position at every frame (3 per frame)
      * @param ankles per leg, the ankle's model-space position at every frame (3 per frame)
      * @throws IllegalArgumentException for a leg whose joints are not in one line of descent, or a negative setting
      */
-    public static FootLock plan(Rig rig, List<Leg> legs, double[] times, double[][] ankles, Settings settings) {
+    public static FootLock plan(Rig rig, List<Leg> legs, double[] times, double[][] hips, double[][] ankles,
+            Settings settings) {
         float[] rest = Pose.evaluate(rig, null, 0).modelMatrices();
         int frames = times.length;
         double ground = Double.POSITIVE_INFINITY;
@@ -80,36 +89,48 @@ public final class FootLock {
         }
         double release = setting(settings.release(), DEFAULT_RELEASE, "release");
         boolean[][] planted = new boolean[legs.size()][frames];
+        int[][] lockedAt = new int[legs.size()][frames];
         double[][] targets = new double[legs.size()][];
         double[] heights = new double[legs.size()];
         double[] speeds = new double[legs.size()];
         for (int l = 0; l < legs.size(); l++) {
             Leg leg = legs.get(l);
             new IkChain.TwoBone(leg.hip(), leg.knee(), leg.ankle(), new double[3], null, null, 1, 1, 0).validate(rig);
-            double length = distance(rest, leg.hip(), leg.knee()) + distance(rest, leg.knee(), leg.ankle());
+            double upper = distance(rest, leg.hip(), leg.knee());
+            double lower = distance(rest, leg.knee(), leg.ankle());
+            double length = upper + lower;
             heights[l] = setting(settings.height(), DEFAULT_HEIGHT * length, "height");
             speeds[l] = setting(settings.speed(), DEFAULT_SPEED * length, "speed");
             double[] p = ankles[l];
             for (int f = 0; f < frames; f++) {
                 planted[l][f] = p[3 * f + 1] <= ground + heights[l] && speed(p, times, f) <= speeds[l];
             }
-            targets[l] = targets(p, times, planted[l], release);
+            targets[l] = targets(p, hips[l], times, planted[l], lockedAt[l], release, MAX_REACH * length,
+                    Math.abs(upper - lower));
         }
-        return new FootLock(List.copyOf(legs), planted, targets, heights, speeds);
+        return new FootLock(List.copyOf(legs), planted, lockedAt, targets, heights, speeds);
     }
 
-    /** Per frame: the lock target (3 doubles) or NaN where the leg is free. */
-    private static double[] targets(double[] p, double[] times, boolean[] planted, double release) {
+    /**
+     * Per frame: the lock target (3 doubles) or NaN where the leg is free; {@code lockedAt} gets the frame each planted
+     * frame's lock started on (-1 where free).
+     */
+    private static double[] targets(double[] p, double[] hip, double[] times, boolean[] planted, int[] lockedAt,
+            double release, double reach, double fold) {
         int frames = times.length;
         double[] out = new double[3 * frames];
         java.util.Arrays.fill(out, Double.NaN);
+        java.util.Arrays.fill(lockedAt, -1);
         double[] lock = null;
+        int start = -1;
         double releasedAt = Double.NaN;
         for (int f = 0; f < frames; f++) {
             if (planted[f]) {
-                if (f == 0 || !planted[f - 1]) {
+                if (f == 0 || !planted[f - 1] || !reachable(lock, hip, f, reach, fold)) {
                     lock = new double[] {p[3 * f], p[3 * f + 1], p[3 * f + 2]};
+                    start = f;
                 }
+                lockedAt[f] = start;
                 System.arraycopy(lock, 0, out, 3 * f, 3);
                 releasedAt = times[f];
             } else if (lock != null && Math.abs(times[f] - releasedAt) < release) {
@@ -120,6 +141,14 @@ public final class FootLock {
             }
         }
         return out;
+    }
+
+    private static boolean reachable(double[] lock, double[] hip, int f, double reach, double fold) {
+        double dx = lock[0] - hip[3 * f];
+        double dy = lock[1] - hip[3 * f + 1];
+        double dz = lock[2] - hip[3 * f + 2];
+        double d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+        return d <= reach && d >= fold;
     }
 
     private static double speed(double[] p, double[] times, int f) {
@@ -160,6 +189,14 @@ public final class FootLock {
     /** Whether leg {@code leg} is planted at frame {@code frame}. */
     public boolean planted(int leg, int frame) {
         return planted[leg][frame];
+    }
+
+    /**
+     * The frame on which the lock holding leg {@code leg} at frame {@code frame} started, or -1 where the leg is free:
+     * consecutive frames with the same value hold the foot at one point.
+     */
+    public int lockedAt(int leg, int frame) {
+        return lockedAt[leg][frame];
     }
 
     /** The planted height threshold of leg {@code leg} in use, model units. */

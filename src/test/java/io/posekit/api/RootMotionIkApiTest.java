@@ -18,7 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Root-motion extraction, IK and foot locking over real HTTP on a walker made in code: Hips at (0, 1, 0) with a left
- * leg (LeftUpLeg 0.1 to the side, LeftLeg and LeftFoot 0.45 below each) and a Head 0.6 above; clip Walk (1 s) moves
+ * leg (LeftUpLeg 0.1 to the side, LeftLeg and LeftFoot 0.45 below each, the knee 0.1 forward) and a Head 0.6 above; clip Walk (1 s) moves
  * the hips from (0, 1, 0) to (0, 1, 2); clip Creep (2 s) moves them 0.1 forward (a slow slide of the planted foot).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -37,8 +37,8 @@ class RootMotionIkApiTest {
         GltfBuilder b = new GltfBuilder();
         int hips = b.node("Hips").translation(0, 1, 0).children(1, 4).index();
         int upLeg = b.node("LeftUpLeg").translation(0.1f, 0, 0).children(2).index();
-        b.node("LeftLeg").translation(0, -0.45f, 0.02f).children(3).index();
-        b.node("LeftFoot").translation(0, -0.45f, -0.02f).index();
+        b.node("LeftLeg").translation(0, -0.45f, 0.1f).children(3).index();
+        b.node("LeftFoot").translation(0, -0.45f, -0.1f).index();
         b.node("Head").translation(0, 0.6f, 0).index();
         b.addScene("Scene", hips);
         b.defaultScene(0);
@@ -140,7 +140,7 @@ class RootMotionIkApiTest {
         double dy = foot.get(13).asDouble() - hip.get(13).asDouble();
         double dz = foot.get(14).asDouble() - hip.get(14).asDouble();
         double len = Math.sqrt(dx * dx + dy * dy + dz * dz);
-        assertThat(len).isCloseTo(Math.sqrt(0.45 * 0.45 + 0.02 * 0.02) * 2, within(1e-4));
+        assertThat(len).isCloseTo(Math.sqrt(0.45 * 0.45 + 0.1 * 0.1) * 2, within(1e-4));
         // only the first two chains: the foot on the target (in place: hips at z = 0)
         String two = body.replace("""
                 ,
