@@ -92,8 +92,8 @@ class SamplingRoutes implements ApiRoutes {
                 .handle(e -> skinned(e, model -> sampling(model, e), true));
         routes.post(base + "/meshes/{mesh}/skinned").query("attributes", "skinning")
                 .consumes(SamplingBody.MAX_BYTES, Negotiation.JSON)
-                .produces(Negotiation.JSON, Negotiation.OCTET_STREAM).inline(smallMesh)
-                .handle(e -> skinned(e, model -> sampling(model, json.read(e, SamplingBody.class)), false));
+                .produces(Negotiation.JSON, Negotiation.OCTET_STREAM, Negotiation.GLTF_BINARY).inline(smallMesh)
+                .handle(e -> skinned(e, model -> sampling(model, json.read(e, SamplingBody.class)), true));
     }
 
     static String[] with(String[] common, String... more) {
