@@ -213,21 +213,7 @@ record BakePlan(Clip clip, Sampling.BlendTemplate blend, boolean normalized, Ski
     }
 
     private static List<IkSpec> ik(JsonNode node) {
-        if (node == null || node.isNull()) {
-            return null;
-        }
-        if (!node.isArray()) {
-            throw bad("ik must be a list of IK chains");
-        }
-        List<IkSpec> out = new ArrayList<>(node.size());
-        for (int i = 0; i < node.size(); i++) {
-            try {
-                out.add(JSON.treeToValue(node.get(i), IkSpec.class));
-            } catch (RuntimeException e) {
-                throw bad("ik[" + i + "] is not an IK chain: " + e.getMessage().lines().findFirst().orElse(""));
-            }
-        }
-        return out;
+        return node == null || node.isNull() ? null : list(node, IkSpec.class, "ik", "IK chain");
     }
 
     /** {@code footLock}: {@code true} (both legs found by name, default thresholds) or {legs, height, speed, release}. */
@@ -434,15 +420,21 @@ record BakePlan(Clip clip, Sampling.BlendTemplate blend, boolean normalized, Ski
     }
 
     private static List<LayerSpec> layers(JsonNode node) {
+        return list(node, LayerSpec.class, "layers", "layer");
+    }
+
+    /** A JSON list of {@code type} objects, each read by Jackson; a 400 naming the entry that does not fit. */
+    private static <T> List<T> list(JsonNode node, Class<T> type, String field, String what) {
         if (!node.isArray()) {
-            throw bad("layers must be a list of layers");
+            throw bad(field + " must be a list of " + what + "s");
         }
-        List<LayerSpec> out = new ArrayList<>(node.size());
+        List<T> out = new ArrayList<>(node.size());
         for (int i = 0; i < node.size(); i++) {
             try {
-                out.add(JSON.treeToValue(node.get(i), LayerSpec.class));
+                out.add(JSON.treeToValue(node.get(i), type));
             } catch (RuntimeException e) {
-                throw bad("layers[" + i + "] is not a layer: " + e.getMessage().lines().findFirst().orElse(""));
+                throw bad(field + "[" + i + "] is not " + (what.startsWith("I") ? "an " : "a ") + what + ": "
+                        + e.getMessage().lines().findFirst().orElse(""));
             }
         }
         return out;

@@ -83,9 +83,9 @@ public final class IkSolver {
         boolean done;
         switch (chain) {
             case IkChain.TwoBone c -> {
-                load(modelMatrices, c.start(), twoBone.start);
-                load(modelMatrices, c.mid(), twoBone.mid);
-                load(modelMatrices, c.end(), twoBone.end);
+                twoBone.start.set(modelMatrices, 16 * c.start());
+                twoBone.mid.set(modelMatrices, 16 * c.mid());
+                twoBone.end.set(modelMatrices, 16 * c.end());
                 twoBone.target.set(c.target());
                 pole(c);
                 midAxis(c);
@@ -98,7 +98,7 @@ public final class IkSolver {
                 done = twoBone.reached;
             }
             case IkChain.Aim c -> {
-                load(modelMatrices, c.joint(), aim.joint);
+                aim.joint.set(modelMatrices, 16 * c.joint());
                 aim.forward.set(c.forward()).normalize();
                 aim.up.set(c.up());
                 aim.offset.set(c.offset());
@@ -159,13 +159,6 @@ public final class IkSolver {
                 }
             }
         }
-    }
-
-    private static void load(float[] matrices, int node, Matrix4d out) {
-        int o = 16 * node;
-        out.set(matrices[o], matrices[o + 1], matrices[o + 2], matrices[o + 3], matrices[o + 4], matrices[o + 5],
-                matrices[o + 6], matrices[o + 7], matrices[o + 8], matrices[o + 9], matrices[o + 10], matrices[o + 11],
-                matrices[o + 12], matrices[o + 13], matrices[o + 14], matrices[o + 15]);
     }
 
     /** {@code local(node) = local(node) · c}, normalised. */

@@ -61,7 +61,7 @@ public final class RootMotionExtractor {
         this.rig = rig;
         this.joint = joint;
         this.components = components.isEmpty() ? EnumSet.noneOf(RootMotionComponent.class) : EnumSet.copyOf(components);
-        load(referenceModelMatrices, joint, m);
+        m.set(referenceModelMatrices, 16 * joint);
         m.getTranslation(p0);
         rotation(m, q0Inverse).conjugate();
         toModel.rig = rig;
@@ -79,7 +79,7 @@ public final class RootMotionExtractor {
 
     /** The motion {@code D} of the pose whose model matrices are {@code modelMatrices}, into {@code out}. */
     public void motion(float[] modelMatrices, RigidMotion out) {
-        load(modelMatrices, joint, m);
+        m.set(modelMatrices, 16 * joint);
         m.getTranslation(v).sub(p0);
         if (!components.contains(RootMotionComponent.HORIZONTAL)) {
             v.x = 0;
@@ -128,7 +128,7 @@ public final class RootMotionExtractor {
         int p = rig.parent(joint);
         motion.translationRotate(d.translation.x, d.translation.y, d.translation.z, d.rotation);
         if (p >= 0) {
-            load(modelMatrices, p, parent);
+            parent.set(modelMatrices, 16 * p);
             parent.invert(parentInverse);
             // X = P⁻¹ · D · P
             parentInverse.mul(motion, m).mul(parent);
@@ -167,10 +167,4 @@ public final class RootMotionExtractor {
         return out.set(quaternion[0], quaternion[1], quaternion[2], quaternion[3]);
     }
 
-    static void load(float[] matrices, int node, Matrix4d out) {
-        int o = 16 * node;
-        out.set(matrices[o], matrices[o + 1], matrices[o + 2], matrices[o + 3], matrices[o + 4], matrices[o + 5],
-                matrices[o + 6], matrices[o + 7], matrices[o + 8], matrices[o + 9], matrices[o + 10], matrices[o + 11],
-                matrices[o + 12], matrices[o + 13], matrices[o + 14], matrices[o + 15]);
-    }
 }

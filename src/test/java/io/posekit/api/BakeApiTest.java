@@ -201,10 +201,10 @@ class BakeApiTest {
                 "times is required: a list of seconds, or {start, end, fps}");
         assertProblem(problem("{\"clip\":\"Bend\",\"times\":[0]}"), 400,
                 "outputs is required: any of localPose, modelPose, skinningMatrices, skinningDualQuaternions, skinnedPositions,"
-                        + " skinnedNormals, bounds");
+                        + " skinnedNormals, bounds, rootMotion");
         assertProblem(problem("{\"clip\":\"Bend\",\"times\":[0],\"outputs\":[\"pose\"]}"), 400,
                 "outputs[0] \"pose\" is not one of localPose, modelPose, skinningMatrices, skinningDualQuaternions,"
-                        + " skinnedPositions, skinnedNormals, bounds");
+                        + " skinnedPositions, skinnedNormals, bounds, rootMotion");
         assertProblem(problem("{\"clip\":\"Bend\",\"times\":[0],\"outputs\":[\"bounds\",\"bounds\"]}"), 400,
                 "outputs lists bounds twice");
         assertProblem(problem("{\"clip\":\"Bend\",\"times\":[0,\"x\"],\"outputs\":[\"bounds\"]}"), 400,
