@@ -119,3 +119,40 @@ export async function renderPng(id, frame, width, height, view) {
     .forEach(([name, value]) => query.set(name, value));
   return URL.createObjectURL(await (await call('GET', `${asset(id)}/render.png?${query}`)).blob());
 }
+
+async function postJson(url, body, accept) {
+  return call('POST', url, { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json', Accept: accept } });
+}
+
+/** The sampling body of one frame (the POST form of the query above) with extra fields (ik, rootMotion…). */
+function samplingBody({ clip, time, loop }, extra) {
+  return { ...(clip ? { clip, time, loop } : {}), ...extra };
+}
+
+/** One mesh instance posed at the frame with IK chains applied, as a glTF binary (ArrayBuffer). */
+export async function posedMeshGlb(id, mesh, frame, ik) {
+  return (await postJson(`${asset(id)}/meshes/${mesh}/skinned`, samplingBody(frame, { ik }), 'model/gltf-binary'))
+    .arrayBuffer();
+}
+
+/** Every node's model matrix at the frame with IK chains applied, and per chain whether it was reached. */
+export async function modelPose(id, frame, ik) {
+  return (await postJson(`${asset(id)}/pose?space=model`, samplingBody(frame, { ik }), 'application/json')).json();
+}
+
+/**
+ * The root motion of a clip over `loops` loops at 30 frames per second (a bake of the rootMotion output, loop
+ * repeat), and the root joint's model position at the clip's start: {joint, start: [x,y,z], frames: [{translation,
+ * rotation}]}.
+ */
+export async function rootMotionPath(id, clip, duration, loops = 3) {
+  const start = await (await call('GET', `${asset(id)}/pose?${new URLSearchParams({ clip, time: '0', space: 'model',
+    rootMotion: 'extract' })}`)).json();
+  const joint = start.rootMotion.joint;
+  const matrix = start.nodes.find((n) => n.name === joint).matrix;
+  const end = Math.max(duration, 1e-3) * loops;
+  const bake = await (await postJson(`${asset(id)}/bake`, { clip, loop: 'repeat', rootMotion: 'extract',
+    times: { start: 0, end, fps: 30 }, outputs: ['rootMotion'] }, 'application/x-ndjson')).text();
+  const frames = bake.split('\n').filter((line) => line).map((line) => JSON.parse(line).rootMotion);
+  return { joint, start: matrix.slice(12, 15), frames };
+}

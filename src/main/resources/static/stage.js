@@ -5,9 +5,12 @@ import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
+import { TransformControls } from 'three/addons/controls/TransformControls.js';
 
 const SKELETON_COLOR = 0xff8c1a;
 const BOX_COLOR = 0x2ecc71;
+const PATH_COLOR = 0x3fd0ff;
+const HANDLE_COLOR = 0xff3fa4;
 
 export class Stage {
   constructor(canvas) {
@@ -29,6 +32,22 @@ export class Stage {
     this.mesh = null;
     this.lines = null;
     this.box = null;
+    this.path = null;
+    // the IK target handle: a sphere the user drags (three's TransformControls, translate mode)
+    this.handle = new THREE.Mesh(new THREE.SphereGeometry(1, 16, 12),
+      new THREE.MeshBasicMaterial({ color: HANDLE_COLOR, depthTest: false, transparent: true }));
+    this.handle.renderOrder = 2;
+    this.handle.visible = false;
+    this.scene.add(this.handle);
+    this.gizmo = new TransformControls(this.camera, canvas);
+    this.gizmo.addEventListener('change', () => this.render());
+    this.gizmo.addEventListener('dragging-changed', (e) => {
+      this.controls.enabled = !e.value; // no orbiting while a handle is dragged
+      if (!e.value && this.onHandleMoved) {
+        this.onHandleMoved(this.handle.position.toArray());
+      }
+    });
+    this.scene.add(this.gizmo.getHelper());
     new ResizeObserver(() => this.resize()).observe(canvas);
     this.resize();
   }
@@ -49,15 +68,59 @@ export class Stage {
   }
 
   /**
-   * Shows one frame: the posed GLB (ArrayBuffer, or null for an asset without meshes), the skeleton response and
+   * Shows one frame: the posed GLB (ArrayBuffer, or several, one per mesh instance, or null for an asset without
+   * meshes), the skeleton response and
    * the bounds response, replacing the previous frame's objects at once.
    */
   async show(glb, skeleton, bounds) {
-    const gltf = glb ? await this.loader.parseAsync(glb, '') : null;
-    this.replace('mesh', gltf ? prepare(gltf.scene) : null);
+    const glbs = glb == null ? [] : [glb].flat();
+    const scenes = await Promise.all(glbs.map(async (b) => prepare((await this.loader.parseAsync(b, '')).scene)));
+    const group = scenes.length === 1 ? scenes[0] : scenes.length ? new THREE.Group().add(...scenes) : null;
+    this.replace('mesh', group);
     this.replace('lines', skeletonObject(skeleton));
     const b = bounds.asset ?? bounds.skeleton;
     this.replace('box', b ? new THREE.Box3Helper(box3(b), BOX_COLOR) : null);
+    this.render();
+  }
+
+  /**
+   * Shows the draggable IK handle at `position` ([x, y, z], model space) sized for a skeleton of `radius`, calling
+   * `onMoved([x, y, z])` when a drag ends; `position` null hides it.
+   */
+  showHandle(position, radius, onMoved) {
+    this.onHandleMoved = onMoved;
+    if (!position) {
+      this.gizmo.detach();
+      this.handle.visible = false;
+    } else {
+      this.handle.position.set(...position);
+      this.handle.scale.setScalar(Math.max(radius, 1e-3) * 0.03);
+      this.handle.visible = true;
+      this.gizmo.attach(this.handle);
+      this.gizmo.size = 0.6;
+    }
+    this.render();
+  }
+
+  /** Moves the IK handle (as a drag would) and reports it; for the browser test and the keyboard-less. */
+  moveHandle(position) {
+    this.handle.position.set(...position);
+    this.render();
+    this.onHandleMoved?.(position);
+  }
+
+  /** The root-motion path: a polyline through `points` (flat [x, y, z, …], model space); null removes it. */
+  showPath(points) {
+    if (!points) {
+      this.replace('path', null);
+    } else {
+      const geometry = new THREE.BufferGeometry();
+      geometry.setAttribute('position', new THREE.Float32BufferAttribute(points, 3));
+      const line = new THREE.Line(geometry, new THREE.LineBasicMaterial({ color: PATH_COLOR, depthTest: false,
+        transparent: true }));
+      line.renderOrder = 1;
+      this.replace('path', line);
+    }
     this.render();
   }
 

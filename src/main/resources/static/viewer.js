@@ -9,8 +9,9 @@ const $ = (id) => document.getElementById(id);
 const ui = {
   drop: $('drop'), file: $('file'), status: $('status'), error: $('error'), summary: $('summary'),
   clip: $('clip'), play: $('play'), time: $('time'), timeLabel: $('time-label'), loop: $('loop'), canvas: $('view'),
-  sideBySide: $('side-by-side'), render: $('render'),
+  sideBySide: $('side-by-side'), render: $('render'), rootPath: $('root-path'), ikJoint: $('ik-joint'),
 };
+let ik = null; // the two-bone chain the IK handle drives: {start, mid, end} node names and its target, or null
 let lastFrame = null; // the frame on screen, for posekit's render beside it
 
 let stage;
@@ -75,22 +76,95 @@ function showSummary(a) {
   ui.summary.hidden = false;
 }
 
-/** Fetches the frame's posed GLB, skeleton and bounds together and shows them; resolves to the clip-local time. */
+/**
+ * Fetches the frame's posed GLB, skeleton and bounds together and shows them; resolves to the clip-local time. With an
+ * IK target the meshes come from POST …/skinned with the chain (one GLB per mesh instance) and the skeleton's joints
+ * from POST …/pose with it.
+ */
 async function showFrame(frame) {
   const shown = asset;
-  const [glb, skeleton, bounds] = await Promise.all([
-    shown.meshes.length ? api.posedGlb(shown.id, frame) : null,
+  const chains = ik?.target ? [{ type: 'twoBone', start: ik.start, mid: ik.mid, end: ik.end, target: ik.target }] : [];
+  const [glb, skeleton, bounds, solved] = await Promise.all([
+    !shown.meshes.length ? null : chains.length
+      ? Promise.all(shown.meshes.map((m, i) => api.posedMeshGlb(shown.id, i, frame, chains)))
+      : api.posedGlb(shown.id, frame),
     api.skeleton(shown.id, frame),
     api.bounds(shown.id, frame),
+    ik ? api.modelPose(shown.id, frame, chains) : null,
   ]);
   if (shown !== asset) {
     return null; // another asset was uploaded meanwhile
   }
+  if (solved) {
+    withPose(skeleton, solved);
+  }
   await stage.show(glb, skeleton, bounds);
+  if (ik && !ik.target) {
+    // the handle starts on the chain's end joint, where the clip puts it
+    const end = solved.nodes.find((n) => n.name === ik.end).matrix;
+    stage.showHandle(end.slice(12, 15), bounds.skeleton?.radius ?? 1, (target) => {
+      ik.target = target;
+      player.seek(player.time);
+    });
+  }
+  ui.canvas.dataset.ik = solved && chains.length ? (solved.ik[0].reached ? 'reached' : 'unreached') : '';
   ui.canvas.dataset.frame = `${frame.clip}@${frame.time}`;
   lastFrame = frame;
   showRender();
   return skeleton.localTime;
+}
+
+/** The skeleton's joints moved to the nodes' model positions of an IK-solved pose, its lines drawn again. */
+function withPose(skeleton, pose) {
+  for (const joint of skeleton.joints) {
+    joint.position = pose.nodes[joint.node].matrix.slice(12, 15);
+  }
+  skeleton.lines = skeleton.segments.flatMap(([a, b]) => [...skeleton.joints[a].position, ...skeleton.joints[b].position]);
+}
+
+/** The IK joint choices: named nodes with a parent and a grandparent (the end of a two-bone chain). */
+function fillIkJoints(a) {
+  const options = a.nodes.filter((n) => n.name && n.parent >= 0 && a.nodes[n.parent].parent >= 0)
+    .map((n) => new Option(n.name, n.name));
+  ui.ikJoint.replaceChildren(new Option('off', ''), ...options);
+  ik = null;
+  stage.showHandle(null);
+}
+
+function selectIkJoint(name) {
+  if (!name) {
+    ik = null;
+    stage.showHandle(null);
+  } else {
+    const end = asset.nodes.find((n) => n.name === name);
+    const mid = asset.nodes[end.parent];
+    ik = { end: end.name, mid: mid.name, start: asset.nodes[mid.parent].name, target: null };
+  }
+  player.seek(player.time);
+}
+
+/** The root motion's path over three loops of the clip (when ticked): R·p₀ + t for every baked frame. */
+async function showRootPath() {
+  const shown = asset;
+  const clip = shown?.clips.find((c) => c.name === ui.clip.value);
+  if (!ui.rootPath.checked || !clip) {
+    stage.showPath(null);
+    delete ui.canvas.dataset.path;
+    return;
+  }
+  const path = await api.rootMotionPath(shown.id, clip.name, clip.duration);
+  if (shown !== asset) {
+    return;
+  }
+  const [x, y, z] = path.start;
+  const points = path.frames.flatMap(({ translation: t, rotation: [qx, qy, qz, qw] }) => {
+    // the unit quaternion applied to p₀: v + 2w(q×v) + 2q×(q×v)
+    const cx = qy * z - qz * y, cy = qz * x - qx * z, cz = qx * y - qy * x;
+    return [x + 2 * (qw * cx + qy * cz - qz * cy) + t[0], y + 2 * (qw * cy + qz * cx - qx * cz) + t[1],
+      z + 2 * (qw * cz + qx * cy - qy * cx) + t[2]];
+  });
+  stage.showPath(points);
+  ui.canvas.dataset.path = `${path.joint}:${path.frames.length}`;
 }
 
 /** posekit's render.png of the frame on screen, from the orbit camera's direction, beside the canvas (when ticked). */
@@ -138,6 +212,7 @@ async function selectClip(name) {
   // the camera is framed once per clip from its bounds over the whole clip, so that it holds still while playing
   stage.frame(clip ? await api.clipBounds(asset.id, name) : await api.bounds(asset.id, { clip: '' }));
   player.load(name, duration);
+  await showRootPath();
 }
 
 async function uploadFiles(files) {
@@ -156,6 +231,7 @@ async function uploadFiles(files) {
   }
   ui.status.textContent = `Stored ${asset.name}.`;
   showSummary(asset);
+  fillIkJoints(asset);
   player = new Player(showFrame, updateControls, showError);
   player.loop = ui.loop.value;
   const options = asset.clips.length
@@ -197,12 +273,15 @@ function wire() {
   $('token').value = api.credentials.token;
   $('token').addEventListener('change', () => { api.credentials.token = $('token').value.trim(); });
   ui.sideBySide.addEventListener('change', showRender);
+  ui.rootPath.addEventListener('change', () => showRootPath().catch(showError));
+  ui.ikJoint.addEventListener('change', () => selectIkJoint(ui.ikJoint.value));
   stage.controls.addEventListener('end', showRender); // after an orbit, from the new direction
 }
 
 try {
   stage = new Stage(ui.canvas);
   // for the browser test: three.js's picture of a posed GLB with posekit's camera (see Stage.snapshot)
+  window.posekit.moveIkHandle = (position) => stage.moveHandle(position);
   window.posekit.snapshot = async (glbUrl, camera, width, height) =>
     stage.snapshot(await (await fetch(glbUrl)).arrayBuffer(), camera, width, height);
   wire();

@@ -21,13 +21,14 @@ import org.junit.jupiter.api.Test;
  *
  * <ul>
  *   <li>The core ({@code math}, {@code rig}, {@code clip}, {@code skinning}, {@code sampling}, {@code asset..},
- *       {@code bake}, {@code export}, {@code retarget}, {@code render}) is a library: no Spring, Servlet, Micrometer,
+ *       {@code bake}, {@code export}, {@code retarget}, {@code render}, {@code ik}, {@code motion}) is a library: no Spring, Servlet, Micrometer,
  *       logging facade or OpenAPI annotations, and none of the service packages ({@code store}, {@code config},
  *       {@code api}).</li>
  *   <li>Inside the core each package uses only those below it: {@code math}, {@code rig} and {@code clip} nothing of
  *       posekit; {@code skinning} math and rig; {@code sampling} those and clip and skinning; {@code asset} those;
  *       {@code bake} and {@code export} everything of the core; {@code retarget} math, rig, clip, sampling and
- *       asset; {@code render} {@code asset} and what is below it.</li>
+ *       asset; {@code render} {@code asset} and what is below it; {@code ik} math, rig and sampling; {@code motion}
+ *       math, rig, clip and sampling.</li>
  *   <li>{@code store} never uses {@code config} or {@code api}; {@code config} never uses {@code api}; nothing
  *       outside {@code api} uses it.</li>
  *   <li>Inside {@code api}: the sub-packages ({@code body}, {@code http}, {@code json}, {@code docs}, {@code ops})
@@ -39,7 +40,7 @@ class ArchitectureTest {
 
     private static final String[] CORE = {"io.posekit.math..", "io.posekit.rig..", "io.posekit.clip..",
         "io.posekit.skinning..", "io.posekit.sampling..", "io.posekit.asset..", "io.posekit.bake..",
-        "io.posekit.export..", "io.posekit.retarget..", "io.posekit.render.."};
+        "io.posekit.export..", "io.posekit.retarget..", "io.posekit.render..", "io.posekit.ik..", "io.posekit.motion.."};
 
     private static JavaClasses classes;
 
@@ -75,6 +76,9 @@ class ArchitectureTest {
                 "io.posekit.sampling..", "io.posekit.asset..").check(classes);
         onlyPosekit("io.posekit.render..", "io.posekit.math..", "io.posekit.rig..", "io.posekit.clip..",
                 "io.posekit.skinning..", "io.posekit.sampling..", "io.posekit.asset..").check(classes);
+        onlyPosekit("io.posekit.ik..", "io.posekit.math..", "io.posekit.rig..", "io.posekit.sampling..").check(classes);
+        onlyPosekit("io.posekit.motion..", "io.posekit.math..", "io.posekit.rig..", "io.posekit.clip..",
+                "io.posekit.sampling..").check(classes);
     }
 
     @Test

@@ -1,10 +1,15 @@
 package io.posekit.api;
 
+import io.posekit.api.body.IkSpec;
 import io.posekit.api.body.LayerSpec;
 import io.posekit.api.body.SamplingQuery;
 import io.posekit.api.http.ApiException;
 import io.posekit.asset.Model;
 import io.posekit.bake.FrameEvaluator;
+import io.posekit.bake.FramePostProcess;
+import io.posekit.ik.FootLock;
+import io.posekit.motion.ClipRootMotion;
+import io.posekit.retarget.HumanoidJoints;
 import io.posekit.clip.Clip;
 import io.posekit.sampling.LoopMode;
 import io.posekit.skinning.MeshInstance;
@@ -36,20 +41,33 @@ import tools.jackson.databind.json.JsonMapper;
  * @param meshes selected mesh instance indices
  * @param blocks the blocks of one frame, in order
  * @param frameFloats floats per frame
+ * @param post root-motion extraction and IK chains applied to every frame
+ * @param footLock which legs to pin where their feet plant, or {@code null}
  */
 record BakePlan(Clip clip, Sampling.BlendTemplate blend, boolean normalized, SkinningMethod skinning, LoopMode loop,
         double[] times, double[] localTimes, Set<Output> outputs,
-        MatrixLayout layout, int[] skins, int[] meshes, List<Block> blocks, int frameFloats) {
+        MatrixLayout layout, int[] skins, int[] meshes, List<Block> blocks, int frameFloats, PostProcessing post,
+        FootLocking footLock) {
+
+    /**
+     * Foot locking as asked: the legs and the detection settings.
+     *
+     * @param legs the legs' hip, knee and ankle joints
+     * @param settings the thresholds ({@code null} entries: defaults)
+     */
+    record FootLocking(List<FootLock.Leg> legs, FootLock.Settings settings) {
+    }
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String OUTPUT_NAMES = "localPose, modelPose, skinningMatrices, skinningDualQuaternions,"
-            + " skinnedPositions, skinnedNormals, bounds";
+            + " skinnedPositions, skinnedNormals, bounds, rootMotion";
 
     /** What a frame can hold, in the order it is laid out. */
     enum Output {
         LOCAL_POSE("localPose"), MODEL_POSE("modelPose"), SKINNING_MATRICES("skinningMatrices"),
         SKINNING_DUAL_QUATERNIONS("skinningDualQuaternions"),
-        SKINNED_POSITIONS("skinnedPositions"), SKINNED_NORMALS("skinnedNormals"), BOUNDS("bounds");
+        SKINNED_POSITIONS("skinnedPositions"), SKINNED_NORMALS("skinnedNormals"), BOUNDS("bounds"),
+        ROOT_MOTION("rootMotion");
 
         final String wire;
 
@@ -88,11 +106,13 @@ record BakePlan(Clip clip, Sampling.BlendTemplate blend, boolean normalized, Ski
             throw bad("the body must be a JSON object");
         }
         Set<String> known = Set.of("clip", "layers", "threshold", "times", "timeUnit", "loop", "speed", "outputs",
-                "matrixLayout", "skinning", "skins", "meshes");
+                "matrixLayout", "skinning", "skins", "meshes", "rootMotion", "rootJoint", "rootComponents", "ik",
+                "footLock");
         for (String name : body.propertyNames()) {
             if (!known.contains(name)) {
                 throw bad("unknown field '" + name + "'; fields: clip, layers, threshold, times, timeUnit, loop, speed,"
-                        + " outputs, matrixLayout, skinning, skins, meshes");
+                        + " outputs, matrixLayout, skinning, skins, meshes, rootMotion, rootJoint, rootComponents, ik,"
+                        + " footLock");
             }
         }
         String clipName = optionalString(body, "clip");
@@ -146,6 +166,13 @@ record BakePlan(Clip clip, Sampling.BlendTemplate blend, boolean normalized, Ski
             throw bad("skinnedPositions, skinnedNormals and bounds need a mesh; "
                     + (model.meshes().isEmpty() ? "the asset has none" : "meshes selects none"));
         }
+        PostProcessing post = PostProcessing.parse(model, optionalString(body, "rootMotion"),
+                optionalString(body, "rootJoint"), strings(body.get("rootComponents"), "rootComponents"), null,
+                ik(body.get("ik")));
+        if (outputs.contains(Output.ROOT_MOTION) && post.rootMotion() == null) {
+            throw bad("the rootMotion output needs \"rootMotion\": \"extract\"");
+        }
+        FootLocking footLock = footLock(model, body.get("footLock"));
         List<Block> blocks = blocks(model, outputs, layout, skins, meshes);
         long frameFloats = blocks.isEmpty() ? 0 : (long) blocks.getLast().offset()
                 + (long) blocks.getLast().count() * blocks.getLast().components();
@@ -158,14 +185,174 @@ record BakePlan(Clip clip, Sampling.BlendTemplate blend, boolean normalized, Ski
             // every layer time of every frame is checked now: a failure while streaming could not be reported
             double[] scratch = new double[blend.timings().size()];
             BakePlan probe = new BakePlan(null, blend, normalized, skinning, base.loop(), times, localTimes, outputs,
-                    layout, skins, meshes, List.of(), 0);
+                    layout, skins, meshes, List.of(), 0, PostProcessing.NONE, null);
             for (int f = 0; f < times.length; f++) {
                 probe.layerTimes(f, scratch);
             }
         }
         return new BakePlan(base.clip(), blend, normalized, skinning, base.loop(), times, localTimes, outputs, layout,
                 skins, meshes, blocks,
-                (int) frameFloats);
+                (int) frameFloats, post, footLock);
+    }
+
+    private static List<String> strings(JsonNode node, String field) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isArray()) {
+            throw bad(field + " must be a list of strings");
+        }
+        List<String> out = new ArrayList<>();
+        for (JsonNode v : node) {
+            if (!v.isString()) {
+                throw bad(field + " must be a list of strings");
+            }
+            out.add(v.asString());
+        }
+        return out;
+    }
+
+    private static List<IkSpec> ik(JsonNode node) {
+        return node == null || node.isNull() ? null : list(node, IkSpec.class, "ik", "IK chain");
+    }
+
+    /** {@code footLock}: {@code true} (both legs found by name, default thresholds) or {legs, height, speed, release}. */
+    private static FootLocking footLock(Model model, JsonNode node) {
+        if (node == null || node.isNull() || (node.isBoolean() && !node.asBoolean())) {
+            return null;
+        }
+        if (!node.isBoolean() && !node.isObject()) {
+            throw bad("footLock must be true or {legs, height, speed, release}");
+        }
+        Double height = null;
+        Double speed = null;
+        Double release = null;
+        List<FootLock.Leg> legs = new ArrayList<>();
+        if (node.isObject()) {
+            for (String name : node.propertyNames()) {
+                if (!Set.of("legs", "height", "speed", "release").contains(name)) {
+                    throw bad("unknown field 'footLock." + name + "'; footLock has legs, height, speed, release");
+                }
+            }
+            height = node.hasNonNull("height") ? finiteNumber(node.get("height"), "footLock.height") : null;
+            speed = node.hasNonNull("speed") ? finiteNumber(node.get("speed"), "footLock.speed") : null;
+            release = node.hasNonNull("release") ? finiteNumber(node.get("release"), "footLock.release") : null;
+            JsonNode given = node.get("legs");
+            if (given != null && !given.isNull()) {
+                if (!given.isArray() || given.isEmpty()) {
+                    throw bad("footLock.legs must be a non-empty list of {start, mid, end} joint names");
+                }
+                for (int i = 0; i < given.size(); i++) {
+                    JsonNode leg = given.get(i);
+                    String where = "footLock.legs[" + i + "].";
+                    legs.add(new FootLock.Leg(joint(model, leg, "start", where), joint(model, leg, "mid", where),
+                            joint(model, leg, "end", where)));
+                }
+            }
+        }
+        if (legs.isEmpty()) {
+            for (boolean left : new boolean[] {true, false}) {
+                HumanoidJoints.leg(model, left).ifPresent(j -> legs.add(new FootLock.Leg(j[0], j[1], j[2])));
+            }
+            if (legs.isEmpty()) {
+                throw bad("footLock: no leg found by name (upper leg, lower leg, foot); give footLock.legs");
+            }
+        }
+        FootLock.Settings settings = new FootLock.Settings(height, speed, release);
+        for (FootLock.Leg leg : legs) {
+            try {
+                new io.posekit.ik.IkChain.TwoBone(leg.hip(), leg.knee(), leg.ankle(), new double[3], null, null, 1, 1,
+                        0).validate(model.rig());
+            } catch (IllegalArgumentException e) {
+                throw bad("footLock: " + e.getMessage());
+            }
+            for (Double d : new Double[] {height, speed, release}) {
+                if (d != null && d < 0) {
+                    throw bad("footLock: height, speed and release must not be negative");
+                }
+            }
+        }
+        return new FootLocking(List.copyOf(legs), settings);
+    }
+
+    private static int joint(Model model, JsonNode leg, String field, String where) {
+        JsonNode v = leg == null ? null : leg.get(field);
+        if (v == null || !v.isString()) {
+            throw bad(where + field + " must be a joint name");
+        }
+        int index = model.rig().indexOf(v.asString());
+        if (index < 0) {
+            throw bad(where + field + " '" + v.asString() + "' is not a node of the asset");
+        }
+        return index;
+    }
+
+    /** The root motion of the clip (or of the blend from every layer's start), or {@code null} without extraction. */
+    ClipRootMotion rootMotion(Model model) {
+        PostProcessing.RootMotion r = post.rootMotion();
+        if (r == null) {
+            return null;
+        }
+        if (blend == null) {
+            return ClipRootMotion.of(model.rig(), clip, r.joint(), r.components());
+        }
+        blend.evaluator().evaluate(new double[blend.timings().size()]);
+        return ClipRootMotion.ofReference(model.rig(), r.joint(), r.components(),
+                blend.evaluator().modelMatrices().clone());
+    }
+
+    /**
+     * Plans the foot locking: every frame is sampled once (before anything is streamed) for its ankle positions.
+     *
+     * @return the plan, or {@code null} without foot locking
+     */
+    FootLock planFootLock(Model model) {
+        if (footLock == null) {
+            return null;
+        }
+        FrameEvaluator probe = new FrameEvaluator(model, clip, blend == null ? null : blend.evaluator(), new int[0],
+                new int[0], false, false, SkinningMethod.LINEAR);
+        double[] scratch = new double[blend == null ? 0 : blend.timings().size()];
+        List<FootLock.Leg> legs = footLock.legs();
+        double[][] ankles = new double[legs.size()][3 * times.length];
+        double[][] hips = new double[legs.size()][3 * times.length];
+        for (int f = 0; f < times.length; f++) {
+            evaluate(probe, f, scratch);
+            float[] m = probe.modelMatrices();
+            for (int l = 0; l < legs.size(); l++) {
+                int a = 16 * legs.get(l).ankle();
+                int h = 16 * legs.get(l).hip();
+                for (int k = 0; k < 3; k++) {
+                    ankles[l][3 * f + k] = m[a + 12 + k];
+                    hips[l][3 * f + k] = m[h + 12 + k];
+                }
+            }
+        }
+        double[] seconds = new double[times.length];
+        for (int f = 0; f < times.length; f++) {
+            seconds[f] = normalized && clip != null ? times[f] * clip.duration() : times[f];
+        }
+        return FootLock.plan(model.rig(), legs, seconds, hips, ankles, footLock.settings());
+    }
+
+    /**
+     * A fresh per-frame post-processing for one evaluator, or {@code null} when the plan asks for none.
+     *
+     * @param footLock the planned foot locking ({@link #planFootLock}), or {@code null}
+     */
+    FramePostProcess postProcess(Model model, FootLock footLock, ClipRootMotion rootMotion) {
+        if (footLock == null && rootMotion == null && post.ik().isEmpty()) {
+            return null;
+        }
+        return new FramePostProcess(model.rig(), footLock, rootMotion, post.ik());
+    }
+
+    /** Whole loops played before frame {@code f} (for the accumulated root motion; 0 for a blend). */
+    long loops(ClipRootMotion rootMotion, int f) {
+        if (rootMotion == null || clip == null) {
+            return 0;
+        }
+        return rootMotion.loops(loop, normalized ? times[f] * clip.duration() : times[f]);
     }
 
     private static double[] times(JsonNode node, int maxFrames, double speed) {
@@ -233,15 +420,21 @@ record BakePlan(Clip clip, Sampling.BlendTemplate blend, boolean normalized, Ski
     }
 
     private static List<LayerSpec> layers(JsonNode node) {
+        return list(node, LayerSpec.class, "layers", "layer");
+    }
+
+    /** A JSON list of {@code type} objects, each read by Jackson; a 400 naming the entry that does not fit. */
+    private static <T> List<T> list(JsonNode node, Class<T> type, String field, String what) {
         if (!node.isArray()) {
-            throw bad("layers must be a list of layers");
+            throw bad(field + " must be a list of " + what + "s");
         }
-        List<LayerSpec> out = new ArrayList<>(node.size());
+        List<T> out = new ArrayList<>(node.size());
         for (int i = 0; i < node.size(); i++) {
             try {
-                out.add(JSON.treeToValue(node.get(i), LayerSpec.class));
+                out.add(JSON.treeToValue(node.get(i), type));
             } catch (RuntimeException e) {
-                throw bad("layers[" + i + "] is not a layer: " + e.getMessage().lines().findFirst().orElse(""));
+                throw bad(field + "[" + i + "] is not " + (what.startsWith("I") ? "an " : "a ") + what + ": "
+                        + e.getMessage().lines().findFirst().orElse(""));
             }
         }
         return out;
@@ -257,6 +450,9 @@ record BakePlan(Clip clip, Sampling.BlendTemplate blend, boolean normalized, Ski
 
     /** Evaluates frame {@code f} into {@code frames}; {@code scratch} holds one entry per layer. */
     void evaluate(FrameEvaluator frames, int f, double[] scratch) {
+        if (frames.edit() instanceof FramePostProcess p) {
+            p.frame(f, loops(p.rootMotion(), f));
+        }
         if (blend != null) {
             layerTimes(f, scratch);
             frames.evaluateBlend(scratch);
@@ -378,6 +574,10 @@ record BakePlan(Clip clip, Sampling.BlendTemplate blend, boolean normalized, Ski
         }
         if (outputs.contains(Output.BOUNDS)) {
             add.accept(new Block("bounds", -1, -1, -1, 1, 10, 0));
+        }
+        if (outputs.contains(Output.ROOT_MOTION)) {
+            // accumulated translation xyz, rotation xyzw, then the delta since the previous frame likewise
+            add.accept(new Block("rootMotion", -1, -1, -1, 1, 14, 0));
         }
         if (offset[0] > Integer.MAX_VALUE - 8) {
             throw bad("one frame of the bake would hold " + offset[0] + " floats; select fewer outputs or meshes");

@@ -6,6 +6,7 @@ import io.posekit.api.http.ApiException;
 import io.posekit.api.http.Negotiation;
 import io.posekit.asset.Model;
 import io.posekit.bake.FrameEvaluator;
+import io.posekit.ik.FootLock;
 import io.posekit.config.PosekitProperties;
 import io.posekit.skinning.MeshInstance;
 import io.posekit.skinning.NonRigidJointException;
@@ -69,7 +70,14 @@ class BakeRoutes implements ApiRoutes {
                 plan.blend() == null ? null : plan.blend().evaluator(), matrices ? plan.skins() : new int[0],
                 posed ? plan.meshes() : new int[0], plan.outputs().contains(BakePlan.Output.SKINNED_NORMALS),
                 plan.outputs().contains(BakePlan.Output.BOUNDS), plan.skinning());
-        checkDualQuaternions(model, plan, posed);
+        FootLock footLock;
+        try {
+            footLock = plan.planFootLock(model);
+        } catch (IllegalArgumentException x) {
+            throw ApiException.badRequest("Invalid bake request", x.getMessage());
+        }
+        frames.setEdit(plan.postProcess(model, footLock, plan.rootMotion(model)));
+        checkDualQuaternions(model, plan, posed, footLock);
         if (Negotiation.wantsBinary(accept)) {
             return Reply.stream(200, Negotiation.OCTET_STREAM, out -> BakeWriter.writeBinary(plan, frames, out))
                     .header(FRAMES_HEADER, Integer.toString(plan.times().length))
@@ -84,7 +92,7 @@ class BakeRoutes implements ApiRoutes {
      * they cannot represent is a 422 naming the frame, not a broken stream: for {@code skinningDualQuaternions} every
      * joint of the selected skins, for {@code skinning=dq} the joints the selected meshes use.
      */
-    private static void checkDualQuaternions(Model model, BakePlan plan, boolean posed) {
+    private static void checkDualQuaternions(Model model, BakePlan plan, boolean posed, FootLock footLock) {
         boolean output = plan.outputs().contains(BakePlan.Output.SKINNING_DUAL_QUATERNIONS);
         boolean skinning = posed && plan.skinning() == SkinningMethod.DUAL_QUATERNION;
         if (!output && !skinning) {
@@ -117,6 +125,7 @@ class BakeRoutes implements ApiRoutes {
         FrameEvaluator probe = new FrameEvaluator(model, plan.clip(),
                 plan.blend() == null ? null : plan.blend().evaluator(), skins, new int[0], false, false,
                 SkinningMethod.LINEAR);
+        probe.setEdit(plan.postProcess(model, footLock, plan.rootMotion(model)));
         SkinningDualQuaternionsJob job = new SkinningDualQuaternionsJob();
         double[] scratch = new double[plan.blend() == null ? 0 : plan.blend().timings().size()];
         int most = 0;

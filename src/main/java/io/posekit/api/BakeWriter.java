@@ -1,6 +1,7 @@
 package io.posekit.api;
 
 import io.posekit.bake.FrameEvaluator;
+import io.posekit.bake.FramePostProcess;
 import io.posekit.skinning.Bounds;
 import io.posekit.skinning.SkinningDualQuaternionsJob;
 import java.io.BufferedOutputStream;
@@ -32,7 +33,8 @@ import tools.jackson.databind.json.JsonMapper;
  * skinningMatrices per skin (16 column-major or 12 = the top three rows, row by row, per matrixLayout),
  * skinningDualQuaternions per skin (9 per joint: real xyzw, dual xyzw, then the uniform scale applied first),
  * skinnedPositions and skinnedNormals per mesh primitive (xyz per vertex, model space), bounds (min xyz, max xyz,
- * center xyz, radius; NaN when nothing was posed).
+ * center xyz, radius; NaN when nothing was posed), rootMotion (14: the root motion accumulated since the clip's start,
+ * translation xyz and rotation xyzw, then likewise its delta since the previous frame).
  *
  * <p><b>NDJSON</b> ({@code application/x-ndjson}): one JSON object per frame and line: {@code frame}, {@code time},
  * {@code localTime} (one clip) or {@code layerTimes} (a blend: each layer's clip-local time) and the outputs asked for
@@ -175,6 +177,11 @@ final class BakeWriter {
                 case "skinningDualQuaternions" -> dualQuaternions(frames.skinningMatrices(dualQuaternionBlock++), b.count(),
                         scratch, frame, o);
                 case "bounds" -> bounds(frames.bounds(), frame, o);
+                case "rootMotion" -> {
+                    FramePostProcess post = (FramePostProcess) frames.edit();
+                    post.total().write(frame, o);
+                    post.delta().write(frame, o + 7);
+                }
                 default -> throw new IllegalStateException("unknown block " + b.output());
             }
         }
@@ -275,6 +282,15 @@ final class BakeWriter {
                     continue;
                 }
                 case "modelMatrices" -> floats(g, "modelPose", frame, b);
+                case "rootMotion" -> {
+                    g.writeName("rootMotion");
+                    g.writeStartObject();
+                    floats(g, "translation", frame, b.offset(), 3);
+                    floats(g, "rotation", frame, b.offset() + 3, 4);
+                    floats(g, "deltaTranslation", frame, b.offset() + 7, 3);
+                    floats(g, "deltaRotation", frame, b.offset() + 10, 4);
+                    g.writeEndObject();
+                }
                 case "bounds" -> {
                     g.writeName("bounds");
                     g.writeStartObject();

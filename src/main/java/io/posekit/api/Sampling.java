@@ -7,6 +7,10 @@ import io.posekit.api.body.SamplingQuery;
 import io.posekit.api.http.ApiException;
 import io.posekit.asset.Model;
 import io.posekit.clip.Clip;
+import io.posekit.ik.IkSolver;
+import io.posekit.motion.ClipRootMotion;
+import io.posekit.motion.RigidMotion;
+import io.posekit.motion.RootMotionComponent;
 import io.posekit.sampling.BlendEvaluator;
 import io.posekit.sampling.BlendMode;
 import io.posekit.sampling.BlendingJob;
@@ -35,8 +39,9 @@ import java.util.stream.Collectors;
  * @param loop how time maps into the clip
  * @param localTime the clip-local time sampled, seconds, or {@code null} without a clip
  * @param blend the blend, or {@code null}
+ * @param post what is done to the pose after sampling (root-motion extraction, IK)
  */
-record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend blend) {
+record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend blend, PostProcessing post) {
 
     /** The most layers one blend may have. */
     static final int MAX_LAYERS = 16;
@@ -136,7 +141,7 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
             double time = playback(when.time(), when.frame(), when.fps(), when.normalized(),
                     clip == null ? 0 : clip.duration(), when.speed(), "");
             return new Sampling(clip, time, when.loop(),
-                    clip == null ? null : when.loop().localTime(time, clip.duration()), null);
+                    clip == null ? null : when.loop().localTime(time, clip.duration()), null, PostProcessing.NONE);
         }
         if (clipName != null) {
             throw bad("Invalid blend", "give clip or layers, not both");
@@ -154,7 +159,7 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
             echo.add(new LayerEcho(timing.clip().name(), layer.weight(), layer.mode().wireName(), t, localTimes[i]));
         }
         return new Sampling(null, requestTime, when.loop(), null,
-                new Blend(template.evaluator(), localTimes, List.copyOf(echo)));
+                new Blend(template.evaluator(), localTimes, List.copyOf(echo)), PostProcessing.NONE);
     }
 
     /**
@@ -425,12 +430,109 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
         return MorphWeights.evaluate(model.meshes(), clip, localTime == null ? 0 : localTime);
     }
 
+    /** This sampling with {@code post} done to its poses. */
+    Sampling with(PostProcessing post) {
+        return new Sampling(clip, time, loop, localTime, blend, post);
+    }
+
     /**
-     * Samples the asset's rig (or blends the layers) and accumulates model matrices.
+     * The root motion of an evaluated pose.
+     *
+     * @param joint the root joint's name
+     * @param components what was extracted
+     * @param loops whole loops played before the sample
+     * @param total the motion since the clip's start, over the loops
+     * @param cycle the motion within the present loop, since the clip's start
+     * @param delta the motion since the previous sample ({@code previousTime}), in the character's frame there; or
+     *     {@code null}
+     */
+    record Motion(String joint, List<String> components, long loops, RigidMotion total, RigidMotion cycle,
+            RigidMotion delta) {
+    }
+
+    /**
+     * A pose and what post-processing found.
+     *
+     * @param pose the pose (in place when the root motion was extracted; IK applied)
+     * @param motion the root motion, or {@code null}
+     * @param reached per IK chain whether its target was reached, or {@code null} without IK
+     */
+    record Evaluation(Pose pose, Motion motion, boolean[] reached) {
+    }
+
+    /**
+     * Samples the asset's rig (or blends the layers), accumulates model matrices and applies the post-processing.
      *
      * @throws ApiException 422 when the pose overflows the float range (see {@link FiniteValues})
      */
     Pose evaluate(Model model) {
+        return evaluation(model).pose();
+    }
+
+    /**
+     * {@link #evaluate} with what the post-processing found.
+     *
+     * @throws ApiException 400 for previousTime with a blend; 422 when the pose overflows the float range or an IK
+     *     joint has a singular matrix
+     */
+    Evaluation evaluation(Model model) {
+        ClipRootMotion rootMotion = post.rootMotion() == null ? null : rootMotion(model);
+        Pose pose = sample(model);
+        if (!post.any()) {
+            return new Evaluation(pose, null, null);
+        }
+        Motion motion = null;
+        if (rootMotion != null) {
+            RigidMotion cycle = new RigidMotion();
+            rootMotion.extractor().extract(pose.local(), pose.modelMatrices(), cycle);
+            long loops = rootMotion.loops(loop, time);
+            RigidMotion total = new RigidMotion();
+            rootMotion.accumulate(loops, cycle, total);
+            RigidMotion delta = null;
+            Double previous = post.rootMotion().previousTime();
+            if (previous != null) {
+                RigidMotion before = new RigidMotion();
+                double previousLocal = clip == null ? 0 : loop.localTime(previous, clip.duration());
+                rootMotion.extractor().motion(Pose.evaluate(model.rig(), clip, previousLocal).modelMatrices(), before);
+                rootMotion.accumulate(rootMotion.loops(loop, previous), before, before);
+                delta = before.invert().mul(before, total);
+            }
+            motion = new Motion(model.rig().name(rootMotion.extractor().joint()), post.rootMotion().components()
+                    .stream().map(RootMotionComponent::wireName).toList(), loops, total, cycle, delta);
+        }
+        boolean[] reached = null;
+        IkSolver solver = post.solver(model);
+        if (solver != null) {
+            try {
+                solver.apply(pose.local(), pose.modelMatrices());
+            } catch (IllegalStateException e) {
+                throw new ApiException(org.springframework.http.HttpStatus.UNPROCESSABLE_CONTENT, "IK failed",
+                        e.getMessage());
+            }
+            reached = new boolean[solver.chains().size()];
+            for (int i = 0; i < reached.length; i++) {
+                reached[i] = solver.reached(i);
+            }
+        }
+        FiniteValues.check(model, pose);
+        return new Evaluation(pose, motion, reached);
+    }
+
+    /** The root motion of the clip (or the rest pose); for a blend, relative to the blend with every layer at 0. */
+    private ClipRootMotion rootMotion(Model model) {
+        PostProcessing.RootMotion r = post.rootMotion();
+        if (blend == null) {
+            return ClipRootMotion.of(model.rig(), clip, r.joint(), r.components());
+        }
+        if (r.previousTime() != null) {
+            throw ApiException.badRequest("Invalid rootMotion", "previousTime is not supported with a blend");
+        }
+        blend.evaluator().evaluate(new double[blend.localTimes().length]);
+        return ClipRootMotion.ofReference(model.rig(), r.joint(), r.components(),
+                blend.evaluator().modelMatrices().clone());
+    }
+
+    private Pose sample(Model model) {
         Pose pose;
         if (blend != null) {
             blend.evaluator().evaluate(blend.localTimes());

@@ -56,6 +56,8 @@ class SamplingRoutes implements ApiRoutes {
     static final String LAYOUT_HEADER = "Posekit-Layout";
     /** Query parameters of every sampling operation (see {@link SamplingQuery}). */
     static final String[] SAMPLING = {"clip", "time", "frame", "fps", "normalized", "speed", "loop", "layer", "threshold"};
+    /** Query parameters of root-motion extraction (see {@link PostProcessing}). */
+    static final String[] ROOT_MOTION = {"rootMotion", "rootJoint", "rootComponents", "previousTime"};
     /** Answers of up to this many vertices (over all primitives) are skinned on the event loop. */
     static final int INLINE_VERTICES = 1024;
 
@@ -72,33 +74,49 @@ class SamplingRoutes implements ApiRoutes {
     public void register(Router.Builder routes) {
         String base = "/api/v1/assets/{id}";
         Predicate<Exchange> cached = e -> Assets.ready(assets, e, e.variable("id"));
-        routes.get(base + "/pose").scope(Scope.READ).query(with(SAMPLING, "space")).repeatable("layer").produces(Negotiation.JSON).immutable().inline(cached)
-                .handle(e -> pose(e, model -> Sampling.parse(model, query(e)), e.query("space")));
+        routes.get(base + "/pose").scope(Scope.READ).query(with(with(SAMPLING, ROOT_MOTION), "space"))
+                .repeatable("layer").produces(Negotiation.JSON).immutable().inline(cached)
+                .handle(e -> pose(e, model -> sampling(model, e), e.query("space")));
         routes.post(base + "/pose").scope(Scope.READ).query("space").consumes(SamplingBody.MAX_BYTES, Negotiation.JSON)
                 .produces(Negotiation.JSON).inline(cached)
-                .handle(e -> pose(e, model -> Sampling.parse(model, json.read(e, SamplingBody.class)), e.query("space")));
-        routes.get(base + "/skins/{skin}/matrices").scope(Scope.READ).query(with(SAMPLING, "form")).repeatable("layer")
-                .produces(Negotiation.JSON, Negotiation.OCTET_STREAM).immutable().inline(cached)
-                .handle(e -> skinMatrices(e, model -> Sampling.parse(model, query(e))));
-        routes.post(base + "/skins/{skin}/matrices").scope(Scope.READ).query("form").consumes(SamplingBody.MAX_BYTES, Negotiation.JSON)
+                .handle(e -> pose(e, model -> sampling(model, json.read(e, SamplingBody.class)), e.query("space")));
+        routes.get(base + "/skins/{skin}/matrices").scope(Scope.READ).query(with(with(SAMPLING, ROOT_MOTION), "form"))
+                .repeatable("layer").produces(Negotiation.JSON, Negotiation.OCTET_STREAM).immutable().inline(cached)
+                .handle(e -> skinMatrices(e, model -> sampling(model, e)));
+        routes.post(base + "/skins/{skin}/matrices").scope(Scope.READ).query("form")
+                .consumes(SamplingBody.MAX_BYTES, Negotiation.JSON)
                 .produces(Negotiation.JSON, Negotiation.OCTET_STREAM).inline(cached)
-                .handle(e -> skinMatrices(e, model -> Sampling.parse(model, json.read(e, SamplingBody.class))));
+                .handle(e -> skinMatrices(e, model -> sampling(model, json.read(e, SamplingBody.class))));
         routes.get(base + "/meshes/{mesh}").scope(Scope.READ).produces(Negotiation.JSON).immutable().handle(this::geometry);
         Predicate<Exchange> smallMesh = e -> cached.test(e) && small(e);
-        routes.get(base + "/meshes/{mesh}/skinned").scope(Scope.READ).query(with(SAMPLING, "attributes", "skinning")).repeatable("layer")
+        routes.get(base + "/meshes/{mesh}/skinned").scope(Scope.READ)
+                .query(with(with(SAMPLING, ROOT_MOTION), "attributes", "skinning")).repeatable("layer")
                 .produces(Negotiation.JSON, Negotiation.OCTET_STREAM, Negotiation.GLTF_BINARY).immutable()
                 .inline(smallMesh)
-                .handle(e -> skinned(e, model -> Sampling.parse(model, query(e)), true));
+                .handle(e -> skinned(e, model -> sampling(model, e), true));
         routes.post(base + "/meshes/{mesh}/skinned").scope(Scope.READ).query("attributes", "skinning")
                 .consumes(SamplingBody.MAX_BYTES, Negotiation.JSON)
-                .produces(Negotiation.JSON, Negotiation.OCTET_STREAM).inline(smallMesh)
-                .handle(e -> skinned(e, model -> Sampling.parse(model, json.read(e, SamplingBody.class)), false));
+                .produces(Negotiation.JSON, Negotiation.OCTET_STREAM, Negotiation.GLTF_BINARY).inline(smallMesh)
+                .handle(e -> skinned(e, model -> sampling(model, json.read(e, SamplingBody.class)), true));
     }
 
     static String[] with(String[] common, String... more) {
         String[] out = java.util.Arrays.copyOf(common, common.length + more.length);
         System.arraycopy(more, 0, out, common.length, more.length);
         return out;
+    }
+
+    /** The sampling and root-motion parameters of the query string, resolved against {@code model}. */
+    static Sampling sampling(Model model, Exchange e) {
+        return Sampling.parse(model, query(e)).with(PostProcessing.parse(model, e.query("rootMotion"),
+                e.query("rootJoint"), e.query("rootComponents"), e.query("previousTime")));
+    }
+
+    /** A POST body's sampling, root motion and IK, resolved against {@code model}. */
+    static Sampling sampling(Model model, SamplingBody b) {
+        Sampling s = Sampling.parse(model, b);
+        return s.with(PostProcessing.parse(model, b.rootMotion(), b.rootJoint(), b.rootComponents(), b.previousTime(),
+                b.ik()));
     }
 
     /** The sampling parameters of the query string. */
@@ -139,7 +157,8 @@ class SamplingRoutes implements ApiRoutes {
             throw ApiException.badRequest("Invalid space", "space '" + space + "' is not one of local, model");
         }
         Sampling s = sampling.apply(model);
-        Pose pose = s.evaluate(model);
+        Sampling.Evaluation evaluation = s.evaluation(model);
+        Pose pose = evaluation.pose();
         Rig rig = model.rig();
         int n = rig.nodeCount();
         boolean modelSpace = "model".equals(space);
@@ -161,7 +180,7 @@ class SamplingRoutes implements ApiRoutes {
             out.raw('}');
         }
         out.raw(']');
-        layers(out, s).raw('}');
+        post(layers(out, s), evaluation).raw('}');
         return Reply.of(200, Negotiation.JSON, out.toByteBuf());
     }
 
@@ -169,6 +188,49 @@ class SamplingRoutes implements ApiRoutes {
     private static JsonOut echo(JsonOut out, Sampling s) {
         return out.raw("\"clip\":").string(s.clipName()).raw(",\"time\":").number(s.time())
                 .raw(",\"loop\":\"").raw(s.loop().wireName()).raw("\",\"localTime\":").number(s.localTime());
+    }
+
+    /**
+     * {@code ,"rootMotion":{…}} when the root motion was extracted and {@code ,"ik":[{"reached":…}]} when IK was
+     * applied; nothing otherwise.
+     */
+    static JsonOut post(JsonOut out, Sampling.Evaluation e) {
+        Sampling.Motion m = e.motion();
+        if (m != null) {
+            out.raw(",\"rootMotion\":{\"joint\":").string(m.joint()).raw(",\"components\":[");
+            for (int i = 0; i < m.components().size(); i++) {
+                if (i > 0) {
+                    out.comma();
+                }
+                out.string(m.components().get(i));
+            }
+            out.raw("],\"loops\":").raw(Long.toString(m.loops()));
+            motion(out, "", m.total());
+            motion(out, "cycle", m.cycle());
+            if (m.delta() != null) {
+                motion(out, "delta", m.delta());
+            }
+            out.raw('}');
+        }
+        if (e.reached() != null) {
+            out.raw(",\"ik\":[");
+            for (int i = 0; i < e.reached().length; i++) {
+                if (i > 0) {
+                    out.comma();
+                }
+                out.raw(e.reached()[i] ? "{\"reached\":true}" : "{\"reached\":false}");
+            }
+            out.raw(']');
+        }
+        return out;
+    }
+
+    /** {@code ,"<prefix>translation":[…],"<prefix>rotation":[…]} (camel case after a prefix). */
+    private static void motion(JsonOut out, String prefix, io.posekit.motion.RigidMotion m) {
+        float[] f = new float[7];
+        m.write(f, 0);
+        out.raw(",\"").raw(prefix.isEmpty() ? "translation" : prefix + "Translation").raw("\":").floats(f, 0, 3)
+                .raw(",\"").raw(prefix.isEmpty() ? "rotation" : prefix + "Rotation").raw("\":").floats(f, 3, 4);
     }
 
     /** {@code ,"layers":[…]} for a blend; nothing otherwise. */
@@ -202,10 +264,11 @@ class SamplingRoutes implements ApiRoutes {
         if (form != null && !form.isEmpty() && !dualQuaternion && !"matrix".equals(form)) {
             throw ApiException.badRequest("Invalid form", "form '" + form + "' is not one of matrix, dualQuaternion");
         }
-        float[] matrices = MeshPoser.skinningMatrices(skin, s.evaluate(model).modelMatrices());
+        Sampling.Evaluation evaluation = s.evaluation(model);
+        float[] matrices = MeshPoser.skinningMatrices(skin, evaluation.pose().modelMatrices());
         FiniteValues.check(matrices, "a skinning matrix of skin " + skinIndex);
         if (dualQuaternion) {
-            return dualQuaternions(model, skinIndex, skin, matrices, s, accept);
+            return dualQuaternions(model, skinIndex, skin, matrices, evaluation, s, accept);
         }
         if (Negotiation.wantsBinary(accept)) {
             return binary(matrices, matrices.length, "matrix:" + skin.jointCount() + "x16");
@@ -219,12 +282,13 @@ class SamplingRoutes implements ApiRoutes {
             out.floats(matrices, 16 * k, 16);
         }
         out.raw(']');
-        layers(out, s).raw('}');
+        post(layers(out, s), evaluation).raw('}');
         return Reply.of(200, Negotiation.JSON, out.toByteBuf());
     }
 
     /** The skinning matrices as dual quaternions and uniform scales (9 floats per joint in binary). */
-    private Reply dualQuaternions(Model model, int skinIndex, Skin skin, float[] matrices, Sampling s, String accept) {
+    private Reply dualQuaternions(Model model, int skinIndex, Skin skin, float[] matrices, Sampling.Evaluation evaluation,
+            Sampling s, String accept) {
         int n = skin.jointCount();
         SkinningDualQuaternionsJob job = new SkinningDualQuaternionsJob();
         job.skinningMatrices = matrices;
@@ -252,7 +316,7 @@ class SamplingRoutes implements ApiRoutes {
             out.floats(job.outDualQuaternions, 8 * k, 8);
         }
         out.raw("],\"scales\":").floats(job.outScales);
-        layers(out, s).raw('}');
+        post(layers(out, s), evaluation).raw('}');
         return Reply.of(200, Negotiation.JSON, out.toByteBuf());
     }
 
@@ -281,7 +345,8 @@ class SamplingRoutes implements ApiRoutes {
             return PosedGlb.response(id, model, s, "mesh-" + meshIndex + ".glb", meshIndex);
         }
         MeshInstance mesh = model.meshes().get(meshIndex);
-        Pose pose = s.evaluate(model);
+        Sampling.Evaluation evaluation = s.evaluation(model);
+        Pose pose = evaluation.pose();
         float[] skinning = mesh.skinned()
                 ? MeshPoser.skinningMatrices(model.skins().get(mesh.skin()), pose.modelMatrices()) : null;
         SkinningMethod method = skinningParam == null || skinningParam.isEmpty() ? SkinningMethod.LINEAR
@@ -322,7 +387,7 @@ class SamplingRoutes implements ApiRoutes {
             out.raw('}');
         }
         out.raw(']');
-        layers(out, s).raw('}');
+        post(layers(out, s), evaluation).raw('}');
         return Reply.of(200, Negotiation.JSON, out.toByteBuf());
     }
 

@@ -64,6 +64,27 @@ public final class FrameEvaluator {
     private final boolean wantBounds;
     /** Skinning matrices of every skin a selected mesh needs (posing needs them even when not output). */
     private final float[][] skinScratch;
+    private PoseEdit edit;
+
+    /**
+     * A change made to every frame's pose after sampling and before skinning (IK, root-motion extraction): it rewrites
+     * the local pose and keeps the model matrices (16 per node) in step.
+     */
+    @FunctionalInterface
+    public interface PoseEdit {
+        /** Edits {@code local} and its model matrices {@code modelMatrices} in place. */
+        void apply(LocalPose local, float[] modelMatrices);
+    }
+
+    /** The edit applied to every frame after sampling, or {@code null}. */
+    public PoseEdit edit() {
+        return edit;
+    }
+
+    /** Sets the edit applied to every frame after sampling, or {@code null} for none. */
+    public void setEdit(PoseEdit edit) {
+        this.edit = edit;
+    }
 
     /**
      * @param model the model
@@ -153,6 +174,9 @@ public final class FrameEvaluator {
         sampling.time = localTime;
         sampling.run();
         toModel.run();
+        if (edit != null) {
+            edit.apply(local, modelMatrices);
+        }
         posePrimitives(localTime);
     }
 
@@ -170,6 +194,9 @@ public final class FrameEvaluator {
         System.arraycopy(blend.local().rotations(), 0, local.rotations(), 0, local.rotations().length);
         System.arraycopy(blend.local().scales(), 0, local.scales(), 0, local.scales().length);
         System.arraycopy(blend.modelMatrices(), 0, modelMatrices, 0, modelMatrices.length);
+        if (edit != null) {
+            edit.apply(local, modelMatrices);
+        }
         // morph weights are not blended: they follow the first layer's clip at its time
         posePrimitives(localTimes[0]);
     }

@@ -201,10 +201,10 @@ class BakeApiTest {
                 "times is required: a list of seconds, or {start, end, fps}");
         assertProblem(problem("{\"clip\":\"Bend\",\"times\":[0]}"), 400,
                 "outputs is required: any of localPose, modelPose, skinningMatrices, skinningDualQuaternions, skinnedPositions,"
-                        + " skinnedNormals, bounds");
+                        + " skinnedNormals, bounds, rootMotion");
         assertProblem(problem("{\"clip\":\"Bend\",\"times\":[0],\"outputs\":[\"pose\"]}"), 400,
                 "outputs[0] \"pose\" is not one of localPose, modelPose, skinningMatrices, skinningDualQuaternions,"
-                        + " skinnedPositions, skinnedNormals, bounds");
+                        + " skinnedPositions, skinnedNormals, bounds, rootMotion");
         assertProblem(problem("{\"clip\":\"Bend\",\"times\":[0],\"outputs\":[\"bounds\",\"bounds\"]}"), 400,
                 "outputs lists bounds twice");
         assertProblem(problem("{\"clip\":\"Bend\",\"times\":[0,\"x\"],\"outputs\":[\"bounds\"]}"), 400,
@@ -223,7 +223,7 @@ class BakeApiTest {
                 "matrixLayout 'mat3' is not one of mat4, mat3x4");
         assertProblem(problem("{\"clip\":\"Bend\",\"times\":[0],\"outputs\":[\"modelPose\"],\"fps\":30}"), 400,
                 "unknown field 'fps'; fields: clip, layers, threshold, times, timeUnit, loop, speed, outputs, matrixLayout,"
-                        + " skinning, skins, meshes");
+                        + " skinning, skins, meshes, rootMotion, rootJoint, rootComponents, ik, footLock");
         assertProblem(problem("{\"clip\":\"Run\",\"times\":[0],\"outputs\":[\"modelPose\"]}"), 404,
                 "clip 'Run' does not exist; clips: 'Bend'");
         assertProblem(problem("[1,2]"), 400, "the body must be a JSON object");

@@ -162,6 +162,37 @@ class ViewerBrowserTest {
     }
 
     @Test
+    void drawsTheRootMotionPathAndDragsAnIkHandle() throws Exception {
+        byte[] glb = ViewerFixture.tube();
+        String id = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(glb));
+        openViewer();
+        upload("tube.glb", glb);
+        waitForFrame("Bend@0");
+        new Select(browser.findElement(By.id("clip"))).selectByValue("Sway");
+        waitForFrame("Sway@0");
+
+        // the root's motion over three loops of the 2 s clip at 30 fps: 181 baked frames through Root
+        browser.findElement(By.id("root-path")).click();
+        waitFor("the root-motion path", d -> "Root:181".equals(d.findElement(By.id("view")).getDomAttribute("data-path")));
+        assertThat(requests()).contains("POST api/v1/assets/" + id + "/bake 200",
+                "GET api/v1/assets/" + id + "/pose?clip=Sway&time=0&space=model&rootMotion=extract 200");
+
+        // IK: the chain Root → Mid → Tip; the handle starts on Tip; moving it re-poses the tube through posekit
+        assertThat(new Select(browser.findElement(By.id("ik-joint"))).getOptions()).extracting(WebElement::getText)
+                .containsExactly("off", "Tip");
+        new Select(browser.findElement(By.id("ik-joint"))).selectByValue("Tip");
+        waitFor("the IK pose", d -> requests().contains("POST api/v1/assets/" + id + "/pose?space=model 200"));
+        BufferedImage before = canvas();
+        script("window.posekit.moveIkHandle([0.9, 1.2, 0])");
+        waitFor("the IK target reached", d -> "reached".equals(d.findElement(By.id("view")).getDomAttribute("data-ik")));
+        assertThat(requests()).contains("POST api/v1/assets/" + id + "/meshes/0/skinned 200");
+        BufferedImage after = canvas();
+        assertThat(changedPixels(before, after)).as("pixels changed by the IK").isGreaterThan(pixels(after) / 100);
+        Files.createDirectories(SCREENSHOT.getParent());
+        Files.write(Path.of("target", "viewer-ik-screenshot.png"), browser.getScreenshotAs(OutputType.BYTES));
+    }
+
+    @Test
     void aBrokenFileShowsTheProblemDetail() throws IOException {
         byte[] broken = "glTF not really a binary glTF".getBytes(StandardCharsets.US_ASCII);
         PosekitClient.Response direct = new PosekitClient(port).upload("broken.glb", broken);

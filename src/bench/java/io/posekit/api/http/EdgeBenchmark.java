@@ -126,7 +126,7 @@ public class EdgeBenchmark {
                     .BearerTokenAuthenticationToken(jwt)).block();
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
-        } catch (java.security.GeneralSecurityException | com.nimbusds.jose.JOSEException e) {
+        } catch (java.security.GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -16,6 +16,12 @@ import java.util.List;
  * @param normalized clip durations (for a blend, of each layer's clip)
  * @param speed multiplies the time
  * @param loop clamp (default), repeat or pingpong
+ * @param rootMotion {@code extract} answers the pose in place and the root's motion beside it (default none)
+ * @param rootJoint the joint whose motion is extracted (default: the hips, found as retargeting finds them)
+ * @param rootComponents what is extracted: any of horizontal, vertical, yaw, rotation (default horizontal, yaw)
+ * @param previousTime the playback time (seconds, as echoed in {@code time}) of the previous sample: the answer then
+ *     has the motion since it
+ * @param ik IK chains applied after sampling (and after root-motion extraction), in order
  */
 public record SamplingBody(
         String clip,
@@ -26,7 +32,12 @@ public record SamplingBody(
         Double fps,
         Double normalized,
         Double speed,
-        String loop) {
+        String loop,
+        String rootMotion,
+        String rootJoint,
+        List<String> rootComponents,
+        Double previousTime,
+        List<IkSpec> ik) {
 
     /** The largest body the sampling operations read, bytes (16 layers with long masks fit many times over). */
     public static final long MAX_BYTES = 1 << 20;
