@@ -1,0 +1,132 @@
+package io.posekit.asset;
+
+import io.posekit.skinning.Material;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.Locale;
+import javax.imageio.ImageIO;
+import javax.imageio.ImageReader;
+import javax.imageio.stream.ImageInputStream;
+
+/**
+ * Turns the image a model file embeds or names (FBX {@code Video/Content}, a COLLADA {@code <init_from>} file, a
+ * {@code .x} {@code TextureFilename}, …) into a {@link Material.Texture} every later stage can use: PNG and JPEG are
+ * kept byte for byte; anything an installed {@code javax.imageio} plugin reads — TGA, BMP, PSD, WebP, GIF (the
+ * TwelveMonkeys plugins on the class path) — is decoded and written again as PNG by ImageIO's own writer, so glTF
+ * export and the renderer only ever see PNG or JPEG.
+ *
+ * <p>An image that cannot be used (no plugin reads it, it is broken, or it is wider or taller than
+ * {@value #MAX_SIZE} pixels) is never an import failure: it gives {@code null} and one warning, and the material keeps
+ * its colour. The size is read from the header before any pixel is decoded, and the decoded pixels (4 bytes each, twice:
+ * the image and its PNG) are charged to the import's {@link DecodeBudget} first.
+ *
+ * <p>ImageIO finds its plugins through the thread context class loader, which in the packaged service (a Spring Boot
+ * jar, plugins in {@code BOOT-INF/lib}) need not be the loader that sees them: the first use registers the plugins
+ * visible to this class's own loader. Thread-safe.
+ */
+public final class TextureImages {
+
+    /** Largest width or height converted (as the renderer's limit). */
+    public static final int MAX_SIZE = 8192;
+
+    static {
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        try {
+            thread.setContextClassLoader(TextureImages.class.getClassLoader());
+            ImageIO.scanForPlugins();
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
+    private TextureImages() {
+    }
+
+    /**
+     * The texture of an encoded image.
+     *
+     * @param bytes the image file's bytes (kept, not copied, when they are a PNG or JPEG)
+     * @param fileName the name the source gives the image (its extension picks the reader when the bytes do not
+     *     identify themselves, as TGA's do not), or {@code null}
+     * @param where how warnings name the image, e.g. {@code Video 'skin.tga'}
+     * @return the texture, or {@code null} (with a warning) when the image cannot be read
+     * @throws ImportException (too large) when the decoded pixels take the import past its decode budget; (invalid)
+     *     past the parse deadline
+     */
+    public static Material.Texture texture(byte[] bytes, String fileName, String where, DecodeBudget budget,
+            ImportWarnings warnings) {
+        String mime = Material.Texture.sniff(bytes);
+        if (mime != null) {
+            return new Material.Texture(mime, bytes);
+        }
+        budget.checkTimeNow();
+        try (ImageInputStream in = ImageIO.createImageInputStream(new ByteArrayInputStream(bytes))) {
+            ImageReader reader = reader(in, fileName);
+            if (reader == null) {
+                warnings.add(where + " is not an image format posekit reads (PNG, JPEG, TGA, BMP, PSD, WebP, GIF);"
+                        + " the material's colour is used");
+                return null;
+            }
+            try {
+                reader.setInput(in, true, true);
+                int w = reader.getWidth(0);
+                int h = reader.getHeight(0);
+                if (w < 1 || h < 1 || w > MAX_SIZE || h > MAX_SIZE) {
+                    warnings.add(where + " is " + w + "×" + h + " pixels, outside 1.." + MAX_SIZE
+                            + " either way; the material's colour is used");
+                    return null;
+                }
+                budget.charge(3L * w * h, 4, where + " decoded pixels");
+                BufferedImage image = reader.read(0);
+                return new Material.Texture(Material.Texture.PNG, png(image));
+            } finally {
+                reader.dispose();
+            }
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof ImportException ie) {
+                throw ie;
+            }
+            warnings.add(where + " cannot be decoded (" + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + shorten(e.getMessage())) + "); the material's colour is used");
+            return null;
+        }
+    }
+
+    /** A reader for the stream: by content, else by the file name's extension; {@code null} when none fits. */
+    private static ImageReader reader(ImageInputStream in, String fileName) {
+        Iterator<ImageReader> readers = ImageIO.getImageReaders(in);
+        if (readers.hasNext()) {
+            return readers.next();
+        }
+        if (fileName != null && fileName.lastIndexOf('.') >= 0) {
+            String suffix = fileName.substring(fileName.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT);
+            Iterator<ImageReader> bySuffix = ImageIO.getImageReadersBySuffix(suffix);
+            if (bySuffix.hasNext()) {
+                return bySuffix.next();
+            }
+        }
+        return null;
+    }
+
+    /** The image as PNG (straight RGBA 8 bits a channel, or RGB when it has no alpha). */
+    private static byte[] png(BufferedImage image) throws IOException {
+        int w = image.getWidth();
+        int h = image.getHeight();
+        boolean alpha = image.getColorModel().hasAlpha();
+        BufferedImage rgb = new BufferedImage(w, h, alpha ? BufferedImage.TYPE_INT_ARGB : BufferedImage.TYPE_INT_RGB);
+        rgb.setRGB(0, 0, w, h, image.getRGB(0, 0, w, h, null, 0, w), 0, w);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        if (!ImageIO.write(rgb, "png", out)) {
+            throw new IOException("no PNG writer");
+        }
+        return out.toByteArray();
+    }
+
+    private static String shorten(String s) {
+        return s.length() > 80 ? s.substring(0, 80) + "…" : s;
+    }
+}
