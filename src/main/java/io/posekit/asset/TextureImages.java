@@ -64,28 +64,26 @@ public final class TextureImages {
             return new Material.Texture(mime, bytes);
         }
         budget.checkTimeNow();
+        ImageReader reader = null;
         try (ImageInputStream in = ImageIO.createImageInputStream(new ByteArrayInputStream(bytes))) {
-            ImageReader reader = reader(in, fileName);
+            reader = reader(bytes, fileName);
             if (reader == null) {
                 warnings.add(where + " is not an image format posekit reads (PNG, JPEG, TGA, BMP, PSD, WebP, GIF);"
                         + " the material's colour is used");
                 return null;
             }
-            try {
-                reader.setInput(in, true, true);
-                int w = reader.getWidth(0);
-                int h = reader.getHeight(0);
-                if (w < 1 || h < 1 || w > MAX_SIZE || h > MAX_SIZE) {
-                    warnings.add(where + " is " + w + "×" + h + " pixels, outside 1.." + MAX_SIZE
-                            + " either way; the material's colour is used");
-                    return null;
-                }
-                budget.charge(3L * w * h, 4, where + " decoded pixels");
-                BufferedImage image = reader.read(0);
-                return new Material.Texture(Material.Texture.PNG, png(image));
-            } finally {
-                reader.dispose();
+            reader.setInput(in, false, true);
+            int w = reader.getWidth(0);
+            int h = reader.getHeight(0);
+            if (w < 1 || h < 1 || w > MAX_SIZE || h > MAX_SIZE) {
+                warnings.add(where + " is " + w + "×" + h + " pixels, outside 1.." + MAX_SIZE
+                        + " either way; the material's colour is used");
+                return null;
             }
+            // the image, its ARGB copy and the copy's texel array
+            budget.charge(3L * w * h, 4, where + " decoded pixels");
+            BufferedImage image = reader.read(0);
+            return new Material.Texture(Material.Texture.PNG, png(image));
         } catch (IOException | RuntimeException e) {
             if (e instanceof ImportException ie) {
                 throw ie;
@@ -93,12 +91,20 @@ public final class TextureImages {
             warnings.add(where + " cannot be decoded (" + e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + shorten(e.getMessage())) + "); the material's colour is used");
             return null;
+        } finally {
+            if (reader != null) {
+                reader.dispose();
+            }
         }
     }
 
     /** A reader for the stream: by content, else by the file name's extension; {@code null} when none fits. */
-    private static ImageReader reader(ImageInputStream in, String fileName) {
-        Iterator<ImageReader> readers = ImageIO.getImageReaders(in);
+    private static ImageReader reader(byte[] bytes, String fileName) throws IOException {
+        Iterator<ImageReader> readers;
+        // a plugin's content test may flush the stream it looks at: the reader gets a stream of its own
+        try (ImageInputStream probe = ImageIO.createImageInputStream(new ByteArrayInputStream(bytes))) {
+            readers = ImageIO.getImageReaders(probe);
+        }
         if (readers.hasNext()) {
             return readers.next();
         }
