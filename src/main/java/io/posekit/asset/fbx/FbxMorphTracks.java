@@ -19,10 +19,11 @@ import java.util.Set;
  * in-between shapes ({@link FbxBlendShapes.Channel#weights}). A channel without a curve holds its
  * {@code DeformPercent}.
  *
- * <p>The weights are keyed at every key of every curve on the node. The track is linear between keys, which holds the
- * curves exactly where they are linear (and reproduces three.js, which interpolates FBX keys linearly); a cubic segment
- * is keyed {@value #CUBIC_STEPS} times over its span as well, a constant segment once more just before its end (so the
- * value holds until the next key). Curves with only constant segments give a {@code STEP} track.
+ * <p>The weights are keyed at every key of every curve on the node, and where a linear segment crosses a full weight at
+ * which the in-between spread bends. The track is linear between keys, which holds linear curves exactly (and
+ * reproduces three.js, which interpolates FBX keys linearly); a cubic segment is keyed {@value #CUBIC_STEPS} times over
+ * its span, a constant segment once more just before its end (so the value holds until the next key). Curves with only
+ * constant segments give a {@code STEP} track.
  */
 final class FbxMorphTracks {
 
@@ -38,10 +39,13 @@ final class FbxMorphTracks {
         for (FbxBlendShapes.Placement placement : morphs) {
             FbxBlendShapes.Shapes shapes = placement.shapes();
             List<Curve> animated = new ArrayList<>();
+            List<double[]> kinks = new ArrayList<>();
             for (FbxBlendShapes.Channel c : shapes.channels()) {
                 Curve curve = curves.get(c.channel().id());
                 if (curve != null) {
                     animated.add(curve);
+                    // the in-between spread bends at every full weight but the last
+                    kinks.add(java.util.Arrays.copyOf(c.fullWeights(), c.fullWeights().length - 1));
                 }
             }
             if (animated.isEmpty() || !done.add(placement.node())) {
@@ -53,7 +57,7 @@ final class FbxMorphTracks {
                     stepOnly &= segment == Curve.STEP;
                 }
             }
-            float[] times = times(animated, stepOnly, budget);
+            float[] times = times(animated, kinks, stepOnly, budget);
             int n = shapes.targetCount();
             budget.charge((long) times.length * n, 4, "morph weights of node " + placement.node());
             float[] values = new float[times.length * n];
@@ -72,17 +76,22 @@ final class FbxMorphTracks {
         return out;
     }
 
-    /** The sorted, distinct key times of the curves, with the extra keys of cubic and constant segments. */
-    private static float[] times(List<Curve> curves, boolean stepOnly, DecodeBudget budget) {
+    /**
+     * The sorted, distinct key times of the curves, with the extra keys of cubic and constant segments and, in a linear
+     * segment, the times it crosses one of its channel's {@code kinks} (percentages where the in-between spread bends).
+     */
+    private static float[] times(List<Curve> curves, List<double[]> kinks, boolean stepOnly, DecodeBudget budget) {
         int count = 0;
-        for (Curve c : curves) {
-            count += c.keyCount() * (stepOnly ? 1 : CUBIC_STEPS);
+        for (int i = 0; i < curves.size(); i++) {
+            count += curves.get(i).keyCount() * (stepOnly ? 1 : CUBIC_STEPS + kinks.get(i).length);
         }
         budget.charge(count, 4, "morph weight key times");
         float[] all = new float[count];
         int at = 0;
-        for (Curve c : curves) {
+        for (int i = 0; i < curves.size(); i++) {
+            Curve c = curves.get(i);
             float[] t = c.times();
+            float[] v = c.values();
             byte[] segments = c.segments();
             for (int k = 0; k < t.length; k++) {
                 all[at++] = t[k];
@@ -92,6 +101,13 @@ final class FbxMorphTracks {
                 if (segments[k] == Curve.BEZIER) {
                     for (int j = 1; j < CUBIC_STEPS; j++) {
                         all[at++] = t[k] + (t[k + 1] - t[k]) * j / CUBIC_STEPS;
+                    }
+                } else if (segments[k] == Curve.LINEAR) {
+                    for (double kink : kinks.get(i)) {
+                        double s = (kink - v[k]) / ((double) v[k + 1] - v[k]);
+                        if (s > 0 && s < 1) {
+                            all[at++] = (float) (t[k] + s * (t[k + 1] - t[k]));
+                        }
                     }
                 } else if (segments[k] == Curve.STEP) {
                     float before = Math.nextDown(t[k + 1] - (t[k + 1] - t[k]) * 1e-3f);
