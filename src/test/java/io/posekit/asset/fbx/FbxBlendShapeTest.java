@@ -48,7 +48,7 @@ class FbxBlendShapeTest {
      * control point 2 by z = 1; 'grow' (22) with two in-between shapes 31 (at 50 %: point 4 x + 1) and 32 (at 100 %:
      * point 4 x + 3, point 0 y − 1).
      */
-    private static FbxSceneFixture face() {
+    static FbxSceneFixture face() {
         FbxSceneFixture f = new FbxSceneFixture()
                 .geometry(10, "face", SQUARE, QUAD_AND_TRIANGLE)
                 .model(1, "face", "Mesh").oo(1, 0).oo(10, 1)
