@@ -67,7 +67,7 @@ public final class ColladaImporter implements AssetImporter {
         SceneBuilder scene = new SceneBuilder(doc, budget, geometries, controllers, warnings);
         scene.build();
         SamplerDecoder samplers = new SamplerDecoder(doc, sources, budget, warnings);
-        List<ImportScene.Clip> clips = new AnimationDecoder(doc, scene, samplers, budget, warnings).decode();
+        List<ImportScene.Clip> clips = new AnimationDecoder(doc, scene, controllers, samplers, budget, warnings).decode();
         return new ImportScene(scene.nodes(), scene.skins(), scene.meshes(), clips, warnings.list());
     }
 }
