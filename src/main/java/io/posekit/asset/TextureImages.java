@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.Locale;
+import java.util.Optional;
 import javax.imageio.ImageIO;
 import javax.imageio.ImageReader;
 import javax.imageio.stream.ImageInputStream;
@@ -96,6 +97,93 @@ public final class TextureImages {
                 reader.dispose();
             }
         }
+    }
+
+    /**
+     * The texture of the image file {@code path} names among the upload's files (never the file system): the path as
+     * written (backslashes read as slashes, relative to {@code main}'s folder), else a unique file of its base name (a
+     * multipart upload carries base names; an absolute path such as {@code C:\\art\\skin.tga} or
+     * {@code /home/me/skin.tga} is found this way).
+     *
+     * @param main the model file, or {@code null} (then nothing is found)
+     * @param upload the upload's files, or {@code null}
+     * @param where how warnings name the reference, e.g. {@code Material 'skin'}
+     * @return the texture, or {@code null} with a warning when the file is not there or cannot be read
+     */
+    public static Material.Texture fromUpload(SourceFile main, SourceFiles upload, String path, String where,
+            DecodeBudget budget, ImportWarnings warnings) {
+        Optional<SourceFile> file = find(main, upload, path);
+        if (file.isEmpty()) {
+            warnings.add(where + ": its image '" + shorten(path) + "' is not among the uploaded files; the material's"
+                    + " colour is used");
+            return null;
+        }
+        return texture(file.get(), where, budget, warnings);
+    }
+
+    /** The texture of an uploaded image file (its bytes charged to the budget first); {@code null} with a warning. */
+    public static Material.Texture texture(SourceFile file, String where, DecodeBudget budget, ImportWarnings warnings) {
+        budget.charge(file.size(), 1, where + " image file");
+        return texture(file.bytes(), file.name(), where + ": image '" + shorten(file.name()) + "'", budget, warnings);
+    }
+
+    /**
+     * The texture of the uploaded image whose base name without its extension is {@code stem}'s (case-insensitive;
+     * any extension some reader takes, PNG, JPEG and TGA first) — how MD5 shader names and IQM material names refer
+     * to images; {@code null} (without a warning) when there is none.
+     */
+    public static Material.Texture byStem(SourceFiles upload, String stem, String where, DecodeBudget budget,
+            ImportWarnings warnings) {
+        if (upload == null || stem == null || stem.isBlank()) {
+            return null;
+        }
+        String normalized = stem.replace('\\', '/');
+        String base = strip(normalized.substring(normalized.lastIndexOf('/') + 1)).toLowerCase(Locale.ROOT);
+        SourceFile best = null;
+        int bestRank = Integer.MAX_VALUE;
+        for (SourceFile f : upload.files()) {
+            String name = f.baseName().toLowerCase(Locale.ROOT);
+            int dot = name.lastIndexOf('.');
+            if (dot <= 0 || !name.substring(0, dot).equals(base)) {
+                continue;
+            }
+            int rank = IMAGE_SUFFIXES.indexOf(name.substring(dot + 1));
+            if (rank >= 0 && rank < bestRank) {
+                best = f;
+                bestRank = rank;
+            }
+        }
+        if (best == null) {
+            return null;
+        }
+        return texture(best, where, budget, warnings);
+    }
+
+    /** Image file extensions in the order {@link #byStem} prefers them. */
+    private static final java.util.List<String> IMAGE_SUFFIXES = java.util.List.of("png", "jpg", "jpeg", "tga", "bmp",
+            "psd", "webp", "gif");
+
+    private static String strip(String name) {
+        int dot = name.lastIndexOf('.');
+        return dot > 0 ? name.substring(0, dot) : name;
+    }
+
+    /**
+     * The uploaded file {@code path} names (see {@link #fromUpload}), or empty.
+     *
+     * @param main the model file, or {@code null} (then nothing is found)
+     */
+    public static Optional<SourceFile> find(SourceFile main, SourceFiles upload, String path) {
+        if (main == null || upload == null || path == null || path.isBlank()) {
+            return Optional.empty();
+        }
+        String normalized = path.trim().replace('\\', '/');
+        Optional<SourceFile> file = upload.resolve(main, normalized);
+        if (file.isEmpty()) {
+            String base = normalized.substring(normalized.lastIndexOf('/') + 1);
+            file = base.isEmpty() ? file : upload.resolve(main, base);
+        }
+        return file;
     }
 
     /** A reader for the stream: by content, else by the file name's extension; {@code null} when none fits. */

@@ -310,22 +310,7 @@ final class ColladaMaterials {
         if (path.startsWith("file://")) {
             path = path.substring("file://".length());
         }
-        Optional<SourceFile> file = Optional.empty();
-        if (main != null && upload != null) {
-            file = upload.resolve(main, path.replace('\\', '/'));
-            if (file.isEmpty()) {
-                String base = path.substring(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
-                file = base.isEmpty() ? file : upload.resolve(main, base);
-            }
-        }
-        if (file.isEmpty()) {
-            warnings.add(where + ": its file " + Text.quote(path) + " is not among the uploaded files; the colour is"
-                    + " used");
-            return null;
-        }
-        budget.charge(file.get().size(), 1, where + " file");
-        return TextureImages.texture(file.get().bytes(), file.get().name(), where + " (" + Text.quote(file.get().name())
-                + ")", budget, warnings);
+        return TextureImages.fromUpload(main, upload, path, where, budget, warnings);
     }
 
     private byte[] hex(String text, String where) {

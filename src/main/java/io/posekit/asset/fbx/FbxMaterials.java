@@ -240,27 +240,15 @@ final class FbxMaterials {
             warnings.add(owner.label() + " neither embeds an image nor names a file; the material's colour is used");
             return null;
         }
-        Optional<SourceFile> file = Optional.empty();
-        if (main != null && upload != null) {
-            for (String candidate : candidates(owner, texture)) {
-                file = upload.resolve(main, candidate.replace('\\', '/'));
-                if (file.isEmpty()) {
-                    String base = candidate.substring(Math.max(candidate.lastIndexOf('/'), candidate.lastIndexOf('\\')) + 1);
-                    file = base.isEmpty() ? file : upload.resolve(main, base);
-                }
-                if (file.isPresent()) {
-                    break;
-                }
+        for (String candidate : candidates(owner, texture)) {
+            Optional<SourceFile> file = TextureImages.find(main, upload, candidate);
+            if (file.isPresent()) {
+                return TextureImages.texture(file.get(), owner.label(), budget, warnings);
             }
         }
-        if (file.isEmpty()) {
-            warnings.add(owner.label() + ": its image '" + FbxScene.display(name) + "' is not among the uploaded files;"
-                    + " the material's colour is used");
-            return null;
-        }
-        budget.charge(file.get().size(), 1, owner.label() + " image file");
-        return TextureImages.texture(file.get().bytes(), file.get().name(), "image '"
-                + FbxScene.display(file.get().name()) + "'", budget, warnings);
+        warnings.add(owner.label() + ": its image '" + FbxScene.display(name) + "' is not among the uploaded files;"
+                + " the material's colour is used");
+        return null;
     }
 
     /** The first file name of the owner or its texture ({@code RelativeFilename} first), or {@code null}. */

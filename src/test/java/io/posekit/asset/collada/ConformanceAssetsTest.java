@@ -133,8 +133,8 @@ class ConformanceAssetsTest {
             assertThat(c.tracks()).allSatisfy(t -> assertThat(t.interpolation()).isEqualTo(Interpolation.LINEAR));
         });
         // the image the material names is not part of the conformance asset (nor of this upload)
-        assertThat(s.warnings()).containsExactly("image 'Cesium_Man_jpg': its file 'CesiumMan.jpg' is not among the"
-                + " uploaded files; the colour is used");
+        assertThat(s.warnings()).containsExactly("image 'Cesium_Man_jpg': its image 'CesiumMan.jpg' is not among the"
+                + " uploaded files; the material's colour is used");
         assertThat(ModelBuilder.build(AssetFormat.COLLADA, s).clips().getFirst().duration()).isEqualTo(2.0);
     }
 

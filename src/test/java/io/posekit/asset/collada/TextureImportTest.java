@@ -107,8 +107,8 @@ class TextureImportTest {
                 ""));
         assertThat(material(s).baseColorTexture()).isNull();
         assertThat(material(s).name()).isEqualTo("Skin");
-        assertThat(s.warnings()).containsExactly("image 'tex': its file 'gone.png' is not among the uploaded files;"
-                + " the colour is used");
+        assertThat(s.warnings()).containsExactly("image 'tex': its image 'gone.png' is not among the uploaded files;"
+                + " the material's colour is used");
     }
 
     @Test
