@@ -70,7 +70,7 @@ public final class XImporter implements AssetImporter {
                     : new TextTokens(bytes, header.dataStart(), bytes.length, false);
         }
         XDocument doc = new XParser(tokens, limits, budget, warnings).parse();
-        SceneAssembler scene = new SceneAssembler(doc, budget, warnings);
+        SceneAssembler scene = new SceneAssembler(doc, new XMaterials(doc, main, upload, budget, warnings), budget, warnings);
         scene.build();
         scene.requireContent(name);
         List<ImportScene.Clip> clips = new ClipAssembler(doc, scene, budget, warnings).clips();
