@@ -163,6 +163,12 @@ public final class TextureImages {
     private static final java.util.List<String> IMAGE_SUFFIXES = java.util.List.of("png", "jpg", "jpeg", "tga", "bmp",
             "psd", "webp", "gif");
 
+    /** Whether {@code name} ends in an image file extension {@link #byStem} knows ({@code .png}, {@code .tga}, …). */
+    public static boolean hasImageSuffix(String name) {
+        int dot = name.lastIndexOf('.');
+        return dot >= 0 && IMAGE_SUFFIXES.contains(name.substring(dot + 1).toLowerCase(Locale.ROOT));
+    }
+
     private static String strip(String name) {
         int dot = name.lastIndexOf('.');
         return dot > 0 ? name.substring(0, dot) : name;

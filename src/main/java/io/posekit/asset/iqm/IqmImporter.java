@@ -1,6 +1,7 @@
 package io.posekit.asset.iqm;
 
 import io.posekit.asset.ImportWarnings;
+import io.posekit.asset.NamedMaterials;
 import io.posekit.asset.AssetFormat;
 import io.posekit.asset.AssetImporter;
 import io.posekit.asset.DecodeBudget;
@@ -60,7 +61,8 @@ public final class IqmImporter implements AssetImporter {
         ImportWarnings warnings = new ImportWarnings();
         IqmFile file = IqmFile.parse(main.bytes());
         IqmSkeleton skeleton = IqmSkeleton.read(file, rootName(main), limits, budget, warnings);
-        List<ImportScene.MeshInstance> meshes = new IqmMeshDecoder(file, skeleton, budget, warnings).decode();
+        List<ImportScene.MeshInstance> meshes = new IqmMeshDecoder(file, skeleton,
+                new NamedMaterials(main, upload, budget, warnings), budget, warnings).decode();
         List<ImportScene.Clip> clips = new IqmAnimationDecoder(file, skeleton, budget, warnings).decode();
         return new ImportScene(skeleton.nodes(), skeleton.skins(), meshes, clips, warnings.list());
     }

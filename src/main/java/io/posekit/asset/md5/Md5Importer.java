@@ -1,6 +1,7 @@
 package io.posekit.asset.md5;
 
 import io.posekit.asset.ImportWarnings;
+import io.posekit.asset.NamedMaterials;
 import io.posekit.asset.AssetFormat;
 import io.posekit.asset.AssetImporter;
 import io.posekit.asset.DecodeBudget;
@@ -68,7 +69,8 @@ public final class Md5Importer implements AssetImporter {
             clips.add(Md5ClipBuilder.clip(anim, rootName, scene, budget, warnings));
         } else {
             Md5MeshFile mesh = Md5MeshFile.parse(main, limits, budget);
-            scene = Md5SceneBuilder.ofMesh(mesh, main.baseName(), rootName, budget, warnings);
+            scene = Md5SceneBuilder.ofMesh(mesh, main.baseName(), rootName,
+                    new NamedMaterials(main, upload, budget, warnings), budget, warnings);
             Set<String> names = new HashSet<>();
             for (SourceFile file : upload.files()) {
                 if (!isAnim(file)) {
