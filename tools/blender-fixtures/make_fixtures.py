@@ -168,8 +168,11 @@ for fc in rig.animation_data.action.fcurves:
 scene.frame_set(0)
 
 bpy.ops.object.select_all(action="SELECT")
+# every curve keyed at every frame (no simplification): three.js's FBXLoader builds a rotation track from its X
+# curve's keys, so curves of different lengths would mislead it
 bpy.ops.export_scene.fbx(filepath=os.path.join(out, "dressed.fbx"), path_mode="COPY", embed_textures=True,
                          bake_anim=True, bake_anim_use_all_actions=False, bake_anim_use_nla_strips=False,
+                         bake_anim_simplify_factor=0.0,
                          add_leaf_bones=False, use_mesh_modifiers=False, mesh_smooth_type="FACE")
 bpy.ops.wm.collada_export(filepath=os.path.join(out, "dressed.dae"), use_texture_copies=True,
                           include_animations=True, selected=False)

@@ -98,5 +98,9 @@ const [fileUrl, kind, cameraJson, size, time, images] = arguments;
       }
     }
   });
-  return { png, influences, names, positions };
+  const objects = [];
+  root.traverse((o) => objects.push(o.type + ' ' + o.name));
+  const tracks = clips.map((c) => c.name + ' ' + c.duration + ': ' + c.tracks.map((t) => t.name + ' ['
+    + t.times[0] + '..' + t.times[t.times.length - 1] + ']').join(', '));
+  return { png, influences, names, positions, tracks, objects };
 })().then(done).catch((e) => done({ error: String(e && e.stack || e) }));
