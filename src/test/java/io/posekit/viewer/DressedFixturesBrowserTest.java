@@ -11,7 +11,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -25,10 +24,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
@@ -65,10 +62,7 @@ class DressedFixturesBrowserTest {
     @BeforeAll
     void startBrowser(@TempDir Path profile) {
         if (HeadlessChromium.available()) {
-            browser = HeadlessChromium.start(profile);
-            browser.get("http://localhost:" + port + "/");
-            new WebDriverWait(browser, Duration.ofSeconds(20)).until(
-                    d -> "true".equals(d.findElement(By.tagName("body")).getDomAttribute("data-ready")));
+            browser = HeadlessChromium.openViewer(profile, port);
         }
     }
 

@@ -41,4 +41,13 @@ final class HeadlessChromium {
                 .build();
         return new ChromeDriver(service, options);
     }
+
+    /** A browser ({@link #start}) on the viewer page of the server at {@code port}, once the page is ready. */
+    static ChromeDriver openViewer(Path profile, int port) {
+        ChromeDriver browser = start(profile);
+        browser.get("http://localhost:" + port + "/");
+        new org.openqa.selenium.support.ui.WebDriverWait(browser, java.time.Duration.ofSeconds(20)).until(
+                d -> "true".equals(d.findElement(org.openqa.selenium.By.tagName("body")).getDomAttribute("data-ready")));
+        return browser;
+    }
 }

@@ -155,43 +155,40 @@ class FbxBlendShapeTest {
 
     @Test
     void theGeometricTransformTurnsTheDeltas() {
-        // Model 1 Model 1 with a geometric scale of 2 and a geometric translation (which deltas ignore)
-        ImportScene s = new FbxSceneFixture()
-                .geometry(10, "face", SQUARE, QUAD_AND_TRIANGLE)
-                .model(1, "face", "Mesh", vec("GeometricScaling", 2, 2, 2), vec("GeometricTranslation", 5, 5, 5))
-                .oo(1, 0).oo(10, 1)
-                .object("Deformer", 20, "shapes", "BlendShape").oo(20, 10)
-                .object("Deformer", 21, "raise", "BlendShapeChannel").oo(21, 20)
-                .rawObject("Geometry", List.of(30L, FbxSceneFixture.name("raise", "Geometry"), "Shape"),
-                        leaf("Indexes", (Object) new int[] {2}), leaf("Vertices", (Object) new double[] {0, 0, 1}))
-                .oo(30, 21)
+        // Model 'face' with a geometric scale of 2 and a geometric translation (which deltas ignore)
+        ImportScene s = oneShape(List.of(vec("GeometricScaling", 2, 2, 2), vec("GeometricTranslation", 5, 5, 5)),
+                leaf("Indexes", (Object) new int[] {2}), leaf("Vertices", (Object) new double[] {0, 0, 1}))
                 .importScene();
         assertThat(s.meshes().getFirst().primitives().getFirst().morphTargets().positionDeltas(0))
                 .containsExactly(0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0);
     }
 
+    /**
+     * Model 'face' (with {@code modelProperties}) whose geometry has one blend shape channel 'raise' with the shape
+     * {@code raise} (id 30).
+     */
+    private static FbxSceneFixture oneShape(List<FbxNode> modelProperties, FbxNode... shapeChildren) {
+        return new FbxSceneFixture()
+                .geometry(10, "face", SQUARE, QUAD_AND_TRIANGLE)
+                .model(1, "face", "Mesh", modelProperties.toArray(FbxNode[]::new)).oo(1, 0).oo(10, 1)
+                .object("Deformer", 20, "shapes", "BlendShape").oo(20, 10)
+                .object("Deformer", 21, "raise", "BlendShapeChannel").oo(21, 20)
+                .rawObject("Geometry", List.of(30L, FbxSceneFixture.name("raise", "Geometry"), "Shape"), shapeChildren)
+                .oo(30, 21);
+    }
+
     @Test
     void malformedShapesAreInvalid() {
-        FbxSceneFixture outOfRange = new FbxSceneFixture()
-                .geometry(10, "face", SQUARE, QUAD_AND_TRIANGLE)
-                .model(1, "face", "Mesh").oo(1, 0).oo(10, 1)
-                .object("Deformer", 20, "shapes", "BlendShape").oo(20, 10)
-                .object("Deformer", 21, "raise", "BlendShapeChannel").oo(21, 20)
-                .rawObject("Geometry", List.of(30L, FbxSceneFixture.name("raise", "Geometry"), "Shape"),
-                        leaf("Indexes", (Object) new int[] {1, 900}), leaf("Vertices", (Object) new double[6]))
-                .oo(30, 21);
+        FbxSceneFixture outOfRange = oneShape(List.of(), leaf("Indexes", (Object) new int[] {1, 900}),
+                leaf("Vertices", (Object) new double[6]));
         assertInvalid(outOfRange::importScene, "Geometry 'raise': Indexes[1] = 900 is out of range for the 5 control"
                 + " points of Geometry 'face'");
-        FbxSceneFixture short_ = new FbxSceneFixture()
-                .geometry(10, "face", SQUARE, QUAD_AND_TRIANGLE)
-                .model(1, "face", "Mesh").oo(1, 0).oo(10, 1)
-                .object("Deformer", 20, "shapes", "BlendShape").oo(20, 10)
-                .object("Deformer", 21, "raise", "BlendShapeChannel").oo(21, 20)
-                .rawObject("Geometry", List.of(30L, FbxSceneFixture.name("raise", "Geometry"), "Shape"),
-                        leaf("Indexes", (Object) new int[] {1, 2}), leaf("Vertices", (Object) new double[5]))
-                .oo(30, 21);
+        FbxSceneFixture short_ = oneShape(List.of(), leaf("Indexes", (Object) new int[] {1, 2}), leaf("Vertices", (Object) new double[5]));
         assertInvalid(short_::importScene, "Geometry 'raise': Vertices holds 5 numbers for 2 Indexes (3 each are"
                 + " needed)");
+        FbxSceneFixture noVertices = oneShape(List.of(), leaf("Indexes", (Object) new int[] {1}));
+        assertInvalid(noVertices::importScene, "Geometry 'raise' (a blend shape of Geometry 'face') needs Indexes and"
+                + " Vertices");
     }
 
     private static FbxNode[] linearCurve(double[] seconds, double[] values) {
