@@ -86,10 +86,35 @@ class DressedFixturesTest {
         assertThat(model.warnings()).noneMatch(w -> w.contains("image"));
     }
 
+    /** The animated glTF of {@code model}, also left in {@code target/dressed-exports/} for the glTF-Validator. */
+    static byte[] export(Model model, String name) {
+        byte[] glb = AnimatedGltf.of(model, AnimatedGltf.Options.DEFAULT).glb();
+        try {
+            Path out = Path.of("target", "dressed-exports");
+            Files.createDirectories(out);
+            Files.write(out.resolve(name + ".glb"), glb);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return glb;
+    }
+
+    @Test
+    void theColladaExportKeepsMaterialsAndTheTexture() {
+        Model original = importFiles("dressed.dae", "dressed_skin.png");
+        Model copy = AssetImporters.all(ImportLimits.DEFAULT)
+                .importUpload(List.of(new SourceFile("d.glb", export(original, "dressed-dae")))).model();
+        List<Primitive> b = copy.meshes().getFirst().primitives();
+        assertThat(b).extracting(p -> p.material().name()).containsExactly("Skin", "Cap");
+        assertThat(b.get(0).material().baseColorTexture().bytes()).isEqualTo(read("dressed_skin.png"));
+        assertThat(b.get(1).material().baseColorFactor()).containsExactly(
+                original.meshes().getFirst().primitives().get(1).material().baseColorFactor());
+    }
+
     @Test
     void theExportKeepsMaterialsTexturesAndMorphTargets() {
         Model original = importFiles("dressed.fbx");
-        byte[] glb = AnimatedGltf.of(original, AnimatedGltf.Options.DEFAULT).glb();
+        byte[] glb = export(original, "dressed-fbx");
         Model copy = AssetImporters.all(ImportLimits.DEFAULT).importUpload(List.of(new SourceFile("d.glb", glb))).model();
         List<Primitive> a = original.meshes().getFirst().primitives();
         List<Primitive> b = copy.meshes().getFirst().primitives();

@@ -25,6 +25,9 @@ import java.util.List;
  *       warning. The UV layers are carried as {@code TEXCOORD_0}, {@code TEXCOORD_1}, … with V flipped to glTF's
  *       convention (v = 1 − V); the colours (RGBA, 4 numbers each) as {@code COLOR_0} under
  *       {@link VertexColors}' rule.</li>
+ *   <li>The first {@code LayerElementMaterial} gives each triangle its polygon's material index (by polygon, by the
+ *       polygon's first corner or control point, or all alike; {@code NoMappingInformation}: 0; a negative index: 0,
+ *       with a warning); the UV layers' {@code Name}s are kept for the textures' {@code UVSet}.</li>
  *   <li>Every polygon corner becomes the vertex of its (control point, normal, every UV, colour) tuple — equal values
  *       are one vertex — in order of first appearance; a vertex remembers its control point, so skin influences reach
  *       every vertex split from it.</li>

@@ -32,12 +32,18 @@ import java.util.Map;
  *       (control point, normal, UV) vertices, the Model's geometric transform applied ({@link FbxGeometry});</li>
  *   <li>skins from {@code Skin} deformers and their clusters: every influence, inverse binds from the clusters'
  *       {@code Transform} ({@link FbxSkin});</li>
+ *   <li>materials: the Model's {@code Material}s with their diffuse texture (embedded {@code Video/Content} or a file
+ *       of the upload), one primitive per material of the polygons' {@code LayerElementMaterial}
+ *       ({@link FbxMaterials});</li>
+ *   <li>blend shapes: {@code BlendShape}/{@code BlendShapeChannel}/{@code Shape} as morph targets with in-between
+ *       shapes and {@code DeformPercent} default weights ({@link FbxBlendShapes});</li>
  *   <li>one clip per {@code AnimationStack}, curves evaluated exactly through the transform chain
- *       ({@link FbxAnimation}, {@link FbxCurves}).</li>
+ *       ({@link FbxAnimation}, {@link FbxCurves}), {@code DeformPercent} curves as weights tracks
+ *       ({@link FbxMorphTracks}).</li>
  * </ul>
  * Model space is the file's own: {@code GlobalSettings} axes and {@code UnitScaleFactor} are reported (a warning line)
- * but not converted, as three.js's FBXLoader and the conformance data have it. Materials, textures, cameras, lights,
- * constraints and blend shapes are not applied.
+ * but not converted, as three.js's FBXLoader and the conformance data have it. Cameras, lights and constraints are not
+ * applied.
  *
  * <p>Every count and index is checked against what it indexes, allocations are charged to the import's
  * {@link DecodeBudget} first, and every problem is an {@link ImportException} naming the object at fault (e.g.
@@ -52,8 +58,7 @@ public final class FbxImporter implements AssetImporter {
     }
 
     /**
-     * Imports {@code main}. Sibling files of the upload are not used (textures and other referenced files are not
-     * read).
+     * Imports {@code main}. Of the upload's other files only the images its textures name are read.
      *
      * @throws ImportException invalid (422) for a malformed container or scene, unsupported (415) for files older than
      *     FBX 7.0, too large (413) past a limit

@@ -26,8 +26,9 @@ import java.util.List;
  *       positions, normals, tangents and all blend indexes/weights (see {@link IqmMeshDecoder});</li>
  *   <li>one clip per anim, LINEAR per-frame keys at {@code f / framerate} (see {@link IqmAnimationDecoder}).</li>
  * </ul>
- * Texture coordinates, colours, custom arrays, materials, adjacency, bounds, comments and extensions are not
- * decoded (their positions are still checked).
+ * Texture coordinates ({@code TEXCOORD_0}), colours ({@code COLOR_0}) and the meshes' materials (the uploaded image
+ * each material names, {@link io.posekit.asset.NamedMaterials}) are read; custom arrays, adjacency, bounds, comments
+ * and extensions are not decoded (their positions are still checked).
  *
  * <p>Coordinate space: the file's own, untouched. IQM files are Z-up (Blender's and Quake's convention), so
  * posekit's model space for an IQM asset is Z-up; no axis or unit conversion is applied (assimp would add a −90°
@@ -49,7 +50,7 @@ public final class IqmImporter implements AssetImporter {
     }
 
     /**
-     * Imports {@code main}. Other files of the upload are not used.
+     * Imports {@code main}. Of the upload's other files only the images its materials name are read.
      *
      * @throws ImportException invalid (422) for a file that is not valid IQM (bad magic, size mismatch, sections
      *     or references out of bounds, non-finite data); unsupported (415) for an IQM version other than 2 or an

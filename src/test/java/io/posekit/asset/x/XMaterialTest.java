@@ -80,6 +80,22 @@ class XMaterialTest {
     }
 
     @Test
+    void theAnimatedGltfKeepsTheMaterialsAndTheTexture() throws java.io.IOException {
+        SourceFile tga = new SourceFile("models/textures/skin.tga", TextureImagesTest.tga(4, 2, TEXELS));
+        io.posekit.asset.Model model = io.posekit.asset.ModelBuilder.build(io.posekit.asset.AssetFormat.X,
+                importWith(XTestSupport.everyContainer(XMaterialTest::document).getFirst(), tga));
+        byte[] glb = io.posekit.export.AnimatedGltf.of(model, io.posekit.export.AnimatedGltf.Options.DEFAULT).glb();
+        java.nio.file.Path out = java.nio.file.Path.of("target", "dressed-exports");
+        java.nio.file.Files.createDirectories(out);
+        java.nio.file.Files.write(out.resolve("x-materials.glb"), glb);
+        List<Primitive> copy = io.posekit.asset.AssetImporters.all(ImportLimits.DEFAULT)
+                .importUpload(List.of(new SourceFile("x.glb", glb))).model().meshes().getFirst().primitives();
+        assertThat(copy).extracting(p -> p.material().name()).containsExactly("Red", "Skin");
+        assertThat(copy.get(0).material().alphaMode()).isEqualTo(Material.AlphaMode.BLEND);
+        assertThat(TextureImagesTest.pixels(copy.get(1).material().baseColorTexture().bytes())).containsExactly(TEXELS);
+    }
+
+    @Test
     void aMissingImageOrAnUnknownReferenceIsAWarning() {
         ImportScene s = importWith(XTestSupport.everyContainer(XMaterialTest::document).getFirst());
         assertThat(s.meshes().getFirst().primitives().get(1).material().baseColorTexture()).isNull();
