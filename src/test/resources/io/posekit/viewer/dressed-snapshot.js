@@ -49,7 +49,7 @@ const [fileUrl, kind, cameraJson, size, time, images] = arguments;
   });
   const scene = new THREE.Scene();
   scene.add(root);
-  if (clips.length > 0) {
+  if (clips.length > 0 && time >= 0) {
     const mixer = new THREE.AnimationMixer(root);
     mixer.clipAction(clips[0]).play();
     mixer.setTime(time);
