@@ -68,15 +68,8 @@ class DressedFixturesBrowserTest {
 
     @AfterAll
     void stopBrowser() throws IOException {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (!table.isEmpty()) {
-            Files.createDirectories(OUT);
-            StringBuilder md = new StringBuilder("| file | IoU | mean sRGB posekit | mean sRGB three.js |\n|---|---|---|---|\n");
-            table.forEach((file, row) -> md.append("| ").append(file).append(" | ").append(row).append(" |\n"));
-            Files.writeString(OUT.resolve("dressed.md"), md);
-        }
+        HeadlessChromium.quitAndWriteTable(browser, OUT.resolve("dressed.md"),
+                "| file | IoU | mean sRGB posekit | mean sRGB three.js |\n|---|---|---|---|\n", table);
     }
 
     /**

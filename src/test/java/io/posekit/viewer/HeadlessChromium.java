@@ -50,4 +50,21 @@ final class HeadlessChromium {
                 d -> "true".equals(d.findElement(org.openqa.selenium.By.tagName("body")).getDomAttribute("data-ready")));
         return browser;
     }
+
+    /**
+     * Quits {@code browser} (when there is one) and writes {@code rows} (first cell → the rest of the row) as a Markdown
+     * table under {@code header} (its title and separator lines) to {@code file}, unless there are none.
+     */
+    static void quitAndWriteTable(ChromeDriver browser, Path file, String header, java.util.Map<String, String> rows)
+            throws java.io.IOException {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (!rows.isEmpty()) {
+            Files.createDirectories(file.getParent());
+            StringBuilder md = new StringBuilder(header);
+            rows.forEach((first, rest) -> md.append("| ").append(first).append(" | ").append(rest).append(" |\n"));
+            Files.writeString(file, md);
+        }
+    }
 }
