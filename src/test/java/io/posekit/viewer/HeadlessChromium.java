@@ -41,4 +41,30 @@ final class HeadlessChromium {
                 .build();
         return new ChromeDriver(service, options);
     }
+
+    /** A browser ({@link #start}) on the viewer page of the server at {@code port}, once the page is ready. */
+    static ChromeDriver openViewer(Path profile, int port) {
+        ChromeDriver browser = start(profile);
+        browser.get("http://localhost:" + port + "/");
+        new org.openqa.selenium.support.ui.WebDriverWait(browser, java.time.Duration.ofSeconds(20)).until(
+                d -> "true".equals(d.findElement(org.openqa.selenium.By.tagName("body")).getDomAttribute("data-ready")));
+        return browser;
+    }
+
+    /**
+     * Quits {@code browser} (when there is one) and writes {@code rows} (first cell → the rest of the row) as a Markdown
+     * table under {@code header} (its title and separator lines) to {@code file}, unless there are none.
+     */
+    static void quitAndWriteTable(ChromeDriver browser, Path file, String header, java.util.Map<String, String> rows)
+            throws java.io.IOException {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (!rows.isEmpty()) {
+            Files.createDirectories(file.getParent());
+            StringBuilder md = new StringBuilder(header);
+            rows.forEach((first, rest) -> md.append("| ").append(first).append(" | ").append(rest).append(" |\n"));
+            Files.writeString(file, md);
+        }
+    }
 }

@@ -74,15 +74,8 @@ class RenderSilhouetteBrowserTest {
 
     @AfterAll
     void stopBrowser() throws IOException {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (!table.isEmpty()) {
-            Files.createDirectories(OUT);
-            StringBuilder md = new StringBuilder("| asset | clip @ time | IoU |\n|---|---|---|\n");
-            table.forEach((asset, row) -> md.append("| ").append(asset).append(" | ").append(row).append(" |\n"));
-            Files.writeString(OUT.resolve("iou.md"), md);
-        }
+        HeadlessChromium.quitAndWriteTable(browser, OUT.resolve("iou.md"), "| asset | clip @ time | IoU |\n|---|---|---|\n",
+                table);
     }
 
     /** The viewer's "posekit render" box: ticked, posekit's render.png of the frame on screen appears beside the canvas. */

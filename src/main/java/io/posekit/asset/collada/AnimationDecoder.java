@@ -1,5 +1,6 @@
 package io.posekit.asset.collada;
 
+import io.posekit.asset.CurveKeys;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
@@ -22,6 +23,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -36,7 +38,10 @@ import java.util.Set;
  * <p>Channels target {@code nodeId/sid} (a whole transform element), {@code nodeId/sid.X|Y|Z|ANGLE} or
  * {@code nodeId/sid(i)} / {@code nodeId/sid(row)(column)} (one parameter; for a {@code <matrix>} the first index
  * is the row). A target naming no node of the scene or no transform element of the node is skipped with a
- * warning, as are animations of a rotation's axis, of {@code <lookat>} and of {@code <skew>}.
+ * warning, as are animations of a rotation's axis, of {@code <lookat>} and of {@code <skew>}. Channels targeting a
+ * morph's {@code MORPH_WEIGHT} source or array ({@code weights-id(i)} for one weight, {@code weights-id} for all)
+ * animate that morph's weights: a {@link TrackProperty#WEIGHTS} track on every node its mesh is placed on, the curves
+ * sampled at their {@link CurveKeys}, the weights not animated held at their {@code MORPH_WEIGHT} values.
  *
  * <p>Per animated node and clip:
  * <ul>
@@ -54,17 +59,22 @@ final class AnimationDecoder {
 
     private final ColladaDocument doc;
     private final SceneBuilder scene;
+    private final ControllerDecoder controllers;
     private final SamplerDecoder samplers;
     private final DecodeBudget budget;
     private final ImportWarnings warnings;
     private final Map<XmlElement, Binding> bindings = new IdentityHashMap<>();
     private final Set<XmlElement> skipped = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<XmlElement, XmlElement> animationOf = new IdentityHashMap<>();
+    private final Map<XmlElement, Optional<MorphChannel>> morphChannels = new IdentityHashMap<>();
+    /** The id of every morph's MORPH_WEIGHT {@code <source>} and its array → the {@code <controller>}; built on use. */
+    private Map<String, XmlElement> morphWeightIds;
 
-    AnimationDecoder(ColladaDocument doc, SceneBuilder scene, SamplerDecoder samplers, DecodeBudget budget,
-            ImportWarnings warnings) {
+    AnimationDecoder(ColladaDocument doc, SceneBuilder scene, ControllerDecoder controllers, SamplerDecoder samplers,
+            DecodeBudget budget, ImportWarnings warnings) {
         this.doc = doc;
         this.scene = scene;
+        this.controllers = controllers;
         this.samplers = samplers;
         this.budget = budget;
         this.warnings = warnings;
@@ -75,6 +85,13 @@ final class AnimationDecoder {
      * it sets (translate/scale 0–2, rotate 3 = angle, matrix 0–15 row-major), or -1 when unused.
      */
     private record Binding(XmlElement node, int element, int[] parameters, SamplerDecoder.Sampler sampler) {
+    }
+
+    /**
+     * A channel animating morph weights: the morph {@code <controller>}, the weight it sets (−1: all of them, one per
+     * output value) and its sampler.
+     */
+    private record MorphChannel(XmlElement controller, int weight, SamplerDecoder.Sampler sampler) {
     }
 
     /**
@@ -173,9 +190,20 @@ final class AnimationDecoder {
 
     private ImportScene.Clip clip(String name, List<XmlElement> channels, double shift, Double duration) {
         Map<XmlElement, NodeCurves> byNode = new LinkedHashMap<>();
+        Map<XmlElement, Map<Integer, Curve>> byMorph = new LinkedHashMap<>();
         Map<SamplerDecoder.Sampler, float[]> times = new IdentityHashMap<>();
         for (XmlElement ch : channels) {
             budget.checkTime();
+            MorphChannel mc = morphChannel(ch);
+            if (mc != null) {
+                float[] t = times.computeIfAbsent(mc.sampler(), s -> samplers.shiftedTimes(s, shift));
+                Map<Integer, Curve> curves = byMorph.computeIfAbsent(mc.controller(), k -> new LinkedHashMap<>());
+                int components = mc.sampler().components();
+                for (int c = 0; c < components; c++) {
+                    curves.put(mc.weight() >= 0 ? mc.weight() : c, samplers.curve(mc.sampler(), c, shift, t));
+                }
+                continue;
+            }
             Binding b = binding(ch);
             if (b == null) {
                 continue;
@@ -220,7 +248,108 @@ final class AnimationDecoder {
                 }
             }
         }
+        for (Map.Entry<XmlElement, Map<Integer, Curve>> e : byMorph.entrySet()) {
+            Track weights = morphTrack(e.getKey(), e.getValue());
+            for (int i : scene.morphNodes(e.getKey())) {
+                tracks.add(weights.withNode(i));
+            }
+        }
         return new ImportScene.Clip(name, tracks, stacks, duration);
+    }
+
+    /**
+     * The weights track of a morph (node index 0; the caller re-targets it): the animated weights' curves sampled at
+     * their {@link CurveKeys} (exact for linear curves), the others at their {@code MORPH_WEIGHT} value.
+     */
+    private Track morphTrack(XmlElement controller, Map<Integer, Curve> animated) {
+        float[] defaults = controllers.morph(controller).weights();
+        List<Curve> curves = new ArrayList<>(animated.values());
+        List<double[]> noKinks = Collections.nCopies(curves.size(), new double[0]);
+        boolean stepOnly = CurveKeys.stepOnly(curves);
+        float[] times = CurveKeys.times(curves, noKinks, stepOnly, budget);
+        int n = defaults.length;
+        budget.charge((long) times.length * n, 4, "morph " + controller.label() + " weights");
+        float[] values = new float[times.length * n];
+        for (int k = 0; k < times.length; k++) {
+            budget.checkTime();
+            System.arraycopy(defaults, 0, values, k * n, n);
+            for (Map.Entry<Integer, Curve> w : animated.entrySet()) {
+                values[k * n + w.getKey()] = (float) CurveSampler.evaluate(w.getValue(), times[k]);
+            }
+        }
+        return new Track(0, TrackProperty.WEIGHTS, stepOnly ? Interpolation.STEP : Interpolation.LINEAR, n, times,
+                values);
+    }
+
+    /**
+     * The morph weights a channel animates, or {@code null} when it targets something else: {@code id(i)} or {@code id}
+     * where {@code id} is a morph's MORPH_WEIGHT {@code <source>} or its {@code <float_array>} (the COLLADA address of
+     * an array element, as 3ds Max's and Maya's exporters write them).
+     */
+    private MorphChannel morphChannel(XmlElement channel) {
+        Optional<MorphChannel> known = morphChannels.get(channel);
+        if (known == null) {
+            known = Optional.ofNullable(readMorphChannel(channel));
+            morphChannels.put(channel, known);
+        }
+        return known.orElse(null);
+    }
+
+    private MorphChannel readMorphChannel(XmlElement channel) {
+        String target = channel.attr("target");
+        if (target == null || target.indexOf('/') >= 0) {
+            return null;
+        }
+        int open = target.indexOf('(');
+        String id = open < 0 ? target : target.substring(0, open);
+        XmlElement controller = morphWeightIds().get(id);
+        if (controller == null) {
+            return null;
+        }
+        String where = "animation channel " + Text.quote(target);
+        float[] defaults = controllers.morph(controller).weights();
+        int weight = -1;
+        if (open >= 0) {
+            String index = target.substring(open);
+            if (!index.matches("\\(\\d{1,9}\\)")) {
+                throw ImportException.invalid(where + ": " + Text.quote(index) + " is not an index (n)");
+            }
+            weight = Integer.parseInt(index.substring(1, index.length() - 1));
+            if (weight >= defaults.length) {
+                throw ImportException.invalid(where + ": weight " + weight + " is out of range for the "
+                        + defaults.length + " targets of morph " + controller.label());
+            }
+        }
+        SamplerDecoder.Sampler sampler = samplers.sampler(channel.attr("source"), where);
+        int needed = weight >= 0 ? 1 : defaults.length;
+        if (sampler.components() != needed) {
+            throw ImportException.invalid(where + ": " + sampler.where() + " has " + sampler.components()
+                    + " output values per key but the target takes " + needed);
+        }
+        return new MorphChannel(controller, weight, sampler);
+    }
+
+    private Map<String, XmlElement> morphWeightIds() {
+        if (morphWeightIds == null) {
+            morphWeightIds = new HashMap<>();
+            for (XmlElement controller : doc.library("library_controllers", "controller")) {
+                XmlElement targets = controller.child("morph") == null ? null : controller.child("morph").child("targets");
+                for (XmlElement in : targets == null ? List.<XmlElement>of() : targets.children("input")) {
+                    XmlElement source = "MORPH_WEIGHT".equals(in.attr("semantic")) ? doc.resolve(in.attr("source")) : null;
+                    if (source == null) {
+                        continue;
+                    }
+                    if (source.attr("id") != null) {
+                        morphWeightIds.putIfAbsent(source.attr("id"), controller);
+                    }
+                    XmlElement array = source.child("float_array");
+                    if (array != null && array.attr("id") != null) {
+                        morphWeightIds.putIfAbsent(array.attr("id"), controller);
+                    }
+                }
+            }
+        }
+        return morphWeightIds;
     }
 
     private static long key(int element, int parameter) {

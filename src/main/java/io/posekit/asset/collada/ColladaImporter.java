@@ -49,7 +49,7 @@ public final class ColladaImporter implements AssetImporter {
     }
 
     /**
-     * Imports {@code main}. Sibling files of the upload are not used (external references are not followed).
+     * Imports {@code main}. Of the upload's other files only the images its materials name are read.
      *
      * @throws ImportException (invalid, 422) for malformed XML, DTDs or entities, or a document that is not valid
      *     COLLADA; (too large, 413) past a limit
@@ -61,12 +61,13 @@ public final class ColladaImporter implements AssetImporter {
         XmlTreeReader.Document xml = new XmlTreeReader(budget).parse(main.bytes());
         ColladaDocument doc = ColladaDocument.of(xml, warnings);
         Sources sources = new Sources(doc, budget, warnings);
-        GeometryDecoder geometries = new GeometryDecoder(doc, sources, budget, warnings);
+        ColladaMaterials materials = new ColladaMaterials(doc, main, upload, budget, warnings);
+        GeometryDecoder geometries = new GeometryDecoder(doc, sources, materials, budget, warnings);
         ControllerDecoder controllers = new ControllerDecoder(doc, sources, geometries, budget, warnings);
         SceneBuilder scene = new SceneBuilder(doc, budget, geometries, controllers, warnings);
         scene.build();
         SamplerDecoder samplers = new SamplerDecoder(doc, sources, budget, warnings);
-        List<ImportScene.Clip> clips = new AnimationDecoder(doc, scene, samplers, budget, warnings).decode();
+        List<ImportScene.Clip> clips = new AnimationDecoder(doc, scene, controllers, samplers, budget, warnings).decode();
         return new ImportScene(scene.nodes(), scene.skins(), scene.meshes(), clips, warnings.list());
     }
 }

@@ -41,12 +41,13 @@ final class GeometryDecoder {
     private final Map<XmlElement, List<Primitive>> rigid = new IdentityHashMap<>();
     private final ColladaMaterials materials;
 
-    GeometryDecoder(ColladaDocument doc, Sources sources, DecodeBudget budget, ImportWarnings warnings) {
+    GeometryDecoder(ColladaDocument doc, Sources sources, ColladaMaterials materials, DecodeBudget budget,
+            ImportWarnings warnings) {
         this.doc = doc;
         this.sources = sources;
         this.budget = budget;
         this.warnings = warnings;
-        this.materials = new ColladaMaterials(doc, warnings);
+        this.materials = materials;
     }
 
     /** The rigid primitives of {@code geometry} (no influences), decoded on first request. */
@@ -148,7 +149,7 @@ final class GeometryDecoder {
         if (position == null) {
             throw ImportException.invalid(where + " has no POSITION input (through VERTEX)");
         }
-        return deindex(inputs, position, p, stride, triangles, where, materials.forSymbol(prim.attr("material"), where));
+        return deindex(inputs, position, p, stride, triangles, where, prim.attr("material"));
     }
 
     private List<Input> inputs(XmlElement prim, String where) {
@@ -344,7 +345,7 @@ final class GeometryDecoder {
     }
 
     private MeshPart deindex(List<Input> inputs, Input position, int[] p, int stride, int[] triangles, String where,
-            io.posekit.skinning.Material material) {
+            String materialSymbol) {
         TreeSet<Integer> usedOffsets = new TreeSet<>();
         for (Input in : inputs) {
             usedOffsets.add(in.offset());
@@ -425,6 +426,8 @@ final class GeometryDecoder {
         }
         // by ascending set (stable: of two inputs of one set, the first); dense glTF numbering from 0
         texcoordInputs.sort(java.util.Comparator.comparingInt(Input::set));
+        io.posekit.skinning.Material material = materials.forSymbol(materialSymbol,
+                texcoordInputs.stream().map(Input::set).toList(), where);
         Input color = lowestSet(inputs, "COLOR");
         if (color != null && (color.source().kind() != Source.Kind.FLOAT || color.source().components() < 3)) {
             warnings.add(where + ": COLOR " + color.source().describe() + " is not a float_array source with 3 (RGB)"

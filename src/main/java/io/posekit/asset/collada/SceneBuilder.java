@@ -50,6 +50,8 @@ final class SceneBuilder {
     private final List<ImportScene.MeshInstance> meshes = new ArrayList<>();
     private final Map<XmlElement, Integer> geometryIndex = new IdentityHashMap<>();
     private final Map<String, Lookup> lookups = new HashMap<>();
+    /** Morph controller → the import nodes its morphed mesh is placed on (directly or under a skin). */
+    private final Map<XmlElement, List<Integer>> morphNodes = new IdentityHashMap<>();
     private int[] subtreeEnd;
 
     SceneBuilder(ColladaDocument doc, DecodeBudget budget, GeometryDecoder geometries, ControllerDecoder controllers,
@@ -298,6 +300,7 @@ final class SceneBuilder {
             if (target.child("morph") != null) {
                 ControllerDecoder.MorphData morph = controllers.morph(target);
                 place(node, morph.geometry(), -1, controllers.morphPrimitives(target), morph.weights(), nodeName, where);
+                morphNodes.computeIfAbsent(target, k -> new ArrayList<>()).add(node);
             } else {
                 warnings.add(where + ": controller " + target.label() + " has no <skin> or <morph>; skipped");
             }
@@ -315,6 +318,9 @@ final class SceneBuilder {
         skins.add(new ImportScene.Skin(skin.name(), joints, skin.inverseBindMatrices()));
         float[] weights = skin.morph() == null ? null : controllers.morph(skin.morph()).weights();
         place(node, skin.geometry(), skins.size() - 1, primitives, weights, nodeName, where);
+        if (skin.morph() != null) {
+            morphNodes.computeIfAbsent(skin.morph(), k -> new ArrayList<>()).add(node);
+        }
     }
 
     private void place(int node, XmlElement geometry, int skin, List<Primitive> primitives, float[] morphWeights,
@@ -426,5 +432,10 @@ final class SceneBuilder {
     /** The import nodes made from a {@code <node>} element (several when it is instantiated more than once). */
     List<Integer> importNodes(XmlElement node) {
         return importIndices.getOrDefault(node, List.of());
+    }
+
+    /** The import nodes carrying the mesh morphed by {@code controller} (a {@code <controller>} with a morph). */
+    List<Integer> morphNodes(XmlElement controller) {
+        return morphNodes.getOrDefault(controller, List.of());
     }
 }

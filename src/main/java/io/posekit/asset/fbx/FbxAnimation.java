@@ -50,7 +50,8 @@ final class FbxAnimation {
     }
 
     /** One clip per {@code AnimationStack}, in file order. */
-    static List<ImportScene.Clip> clips(FbxScene scene, FbxHierarchy nodes, DecodeBudget budget, ImportWarnings warnings) {
+    static List<ImportScene.Clip> clips(FbxScene scene, FbxHierarchy nodes, List<FbxBlendShapes.Placement> morphs,
+            DecodeBudget budget, ImportWarnings warnings) {
         List<ImportScene.Clip> clips = new ArrayList<>();
         List<FbxScene.FbxObject> stacks = scene.objects("AnimationStack");
         int maxClips = budget.limits().maxClips();
@@ -71,13 +72,13 @@ final class FbxAnimation {
                 } while (!names.add(unique));
                 nextSuffix.put(stack.name(), n);
             }
-            clips.add(clip(scene, nodes, stack, unique, budget, warnings));
+            clips.add(clip(scene, nodes, morphs, stack, unique, budget, warnings));
         }
         return clips;
     }
 
-    private static ImportScene.Clip clip(FbxScene scene, FbxHierarchy nodes, FbxScene.FbxObject stack, String name,
-            DecodeBudget budget, ImportWarnings warnings) {
+    private static ImportScene.Clip clip(FbxScene scene, FbxHierarchy nodes, List<FbxBlendShapes.Placement> morphs,
+            FbxScene.FbxObject stack, String name, DecodeBudget budget, ImportWarnings warnings) {
         FbxProperties props = scene.properties(stack);
         long start = props.integer("LocalStart", 0);
         long stop = props.integer("LocalStop", 0);
@@ -99,6 +100,7 @@ final class FbxAnimation {
                     + FbxScene.display(layers.getFirst().name()) + "') is used (layers are not blended)");
         }
         Map<Integer, Channels> byNode = new LinkedHashMap<>();
+        Map<Long, Curve> deformCurves = new HashMap<>();
         Map<String, Integer> ignored = new TreeMap<>();
         for (FbxScene.FbxObject curveNode : scene.sources(layers.getFirst().id(), "AnimationCurveNode", null)) {
             for (FbxScene.Connection target : scene.parentsOf(curveNode.id())) {
@@ -107,6 +109,15 @@ final class FbxAnimation {
                     continue;
                 }
                 FbxScene.FbxObject owner = scene.object(target.parent());
+                if (owner != null && owner.subclass().equals("BlendShapeChannel")
+                        && target.property().equals("DeformPercent")) {
+                    Curve curve = deformCurve(scene, curveNode, start, where + ": DeformPercent of " + owner.label(),
+                            budget, warnings);
+                    if (curve != null) {
+                        deformCurves.putIfAbsent(owner.id(), curve);
+                    }
+                    continue;
+                }
                 int property = propertyIndex(target.property());
                 Integer node = owner != null && owner.type().equals("Model") ? nodes.indexOf(owner.id()) : null;
                 if (property < 0 || node == null) {
@@ -174,7 +185,19 @@ final class FbxAnimation {
             tracks.add(new NodeTransformTrack(node, FbxTransform.elements(data, curves[0], curves[1], curves[2],
                     nodes.compensation(node), where + ": " + nodes.model(node).label())));
         }
-        return new ImportScene.Clip(name, List.of(), tracks, duration);
+        return new ImportScene.Clip(name, FbxMorphTracks.tracks(morphs, deformCurves, budget), tracks, duration);
+    }
+
+    /** The curve connected to a DeformPercent curve node ({@code d|DeformPercent}), or {@code null}. */
+    private static Curve deformCurve(FbxScene scene, FbxScene.FbxObject curveNode, long start, String where,
+            DecodeBudget budget, ImportWarnings warnings) {
+        for (FbxScene.Connection c : scene.childrenOf(curveNode.id())) {
+            FbxScene.FbxObject curve = scene.object(c.child());
+            if (c.toProperty() && curve != null && curve.type().equals("AnimationCurve")) {
+                return FbxCurves.read(curve.node(), start, where, budget, warnings);
+            }
+        }
+        return null;
     }
 
     private static int propertyIndex(String property) {

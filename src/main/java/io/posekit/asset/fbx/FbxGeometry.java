@@ -25,6 +25,9 @@ import java.util.List;
  *       warning. The UV layers are carried as {@code TEXCOORD_0}, {@code TEXCOORD_1}, … with V flipped to glTF's
  *       convention (v = 1 − V); the colours (RGBA, 4 numbers each) as {@code COLOR_0} under
  *       {@link VertexColors}' rule.</li>
+ *   <li>The first {@code LayerElementMaterial} gives each triangle its polygon's material index (by polygon, by the
+ *       polygon's first corner or control point, or all alike; {@code NoMappingInformation}: 0; a negative index: 0,
+ *       with a warning); the UV layers' {@code Name}s are kept for the textures' {@code UVSet}.</li>
  *   <li>Every polygon corner becomes the vertex of its (control point, normal, every UV, colour) tuple — equal values
  *       are one vertex — in order of first appearance; a vertex remembers its control point, so skin influences reach
  *       every vertex split from it.</li>
@@ -57,12 +60,22 @@ final class FbxGeometry {
      * @param texcoordSets the UV layers in file order (set 0 first), 2 floats per vertex in glTF's convention
      *     (v = 1 − V); empty when there are none
      * @param colors the first colour layer, linear RGBA, 4 floats per vertex, or {@code null}
+     * @param uvSetNames the {@code Name} of each UV layer ({@code ""} when it has none), as {@code texcoordSets}
+     * @param triangleMaterials per triangle, the index of its material among the Model's materials (from the first
+     *     {@code LayerElementMaterial}), or {@code null} when the geometry has no material layer
      */
     record Mesh(float[] positions, float[] normals, int[] controlPoints, int[] indices, List<String> attributes,
-            int controlPointCount, List<float[]> texcoordSets, float[] colors) {
+            int controlPointCount, List<float[]> texcoordSets, float[] colors, List<String> uvSetNames,
+            int[] triangleMaterials) {
 
         Mesh {
             texcoordSets = List.copyOf(texcoordSets);
+            uvSetNames = List.copyOf(uvSetNames);
+        }
+
+        /** The UV set called {@code name} ({@code TEXCOORD_n}'s n), or −1. */
+        int uvSet(String name) {
+            return uvSetNames.subList(0, texcoordSets.size()).indexOf(name);
         }
 
         int vertexCount() {
@@ -149,10 +162,14 @@ final class FbxGeometry {
         int corners = pvi.length;
         Layer normals = layer(geometry, geometry.child("LayerElementNormal"), "Normals", 3, warnings);
         List<Layer> uvs = new ArrayList<>();
+        List<String> uvSetNames = new ArrayList<>();
         for (FbxNode element : geometry.node().children("LayerElementUV")) {
             Layer uv = layer(geometry, element, "UV", 2, warnings);
             if (uv != null) {
                 uvs.add(uv);
+                FbxNode name = element.child("Name");
+                uvSetNames.add(name != null && !name.properties().isEmpty() && name.property(0) instanceof String n
+                        ? n : "");
             }
         }
         Layer colors = layer(geometry, geometry.child("LayerElementColor"), "Colors", 4, warnings);
@@ -339,15 +356,34 @@ final class FbxGeometry {
         }
         rgba = VertexColors.finiteOrWarn(rgba, where, warnings);
         int[] indices = new int[3 * triangles];
+        Layer materials = materialLayer(geometry, warnings);
+        int[] triangleMaterials = materials == null ? null : new int[triangles];
+        int negative = 0;
         int t = 0;
         for (int p = 0; p < polygonCount; p++) {
             int first = polygonStart[p];
+            int material = 0;
+            if (materials != null && polygonStart[p + 1] - first >= 3) {
+                material = (int) materials.data()[materials.element(first, cornerPoint[first], p, where)];
+                if (material < 0) {
+                    negative++;
+                    material = 0; // as three.js: the first material
+                }
+            }
             for (int c = first + 1; c + 1 < polygonStart[p + 1]; c++) {
+                if (triangleMaterials != null) {
+                    triangleMaterials[t / 3] = material;
+                }
                 indices[t++] = vertexOfCorner[first];
                 indices[t++] = vertexOfCorner[c];
                 indices[t++] = vertexOfCorner[c + 1];
             }
         }
+        if (negative > 0) {
+            warnings.add(where + ": " + negative + " polygon(s) have a negative material index; they use the first"
+                    + " material");
+        }
+
         List<String> attributes = new ArrayList<>(List.of("POSITION"));
         if (normals != null) {
             attributes.add("NORMAL");
@@ -358,7 +394,43 @@ final class FbxGeometry {
         if (colors != null) {
             attributes.add("COLOR_0");
         }
-        return new Mesh(positions, outNormals, vertexPoint, indices, attributes, controlPoints, texcoordSets, rgba);
+        return new Mesh(positions, outNormals, vertexPoint, indices, attributes, controlPoints, texcoordSets, rgba,
+                uvSetNames, triangleMaterials);
+    }
+
+    /**
+     * The first {@code LayerElementMaterial}: the material index of each polygon ({@code Materials}, indices into the
+     * Model's materials), by polygon, polygon corner (the polygon's first corner), control point (its first corner's)
+     * or all alike; {@code NoMappingInformation} is material 0 everywhere. {@code null} when absent or unusable
+     * (warned).
+     */
+    private static Layer materialLayer(FbxScene.FbxObject geometry, ImportWarnings warnings) {
+        FbxNode e = geometry.child("LayerElementMaterial");
+        if (e == null) {
+            return null;
+        }
+        FbxNode mapping = e.child("MappingInformationType");
+        if (mapping != null && "NoMappingInformation".equals(mapping.property(0))) {
+            return new Layer("LayerElementMaterial", "Materials", ALL_SAME, new double[] {0}, 1, null);
+        }
+        // the Materials array is the per-element material index itself, whatever ReferenceInformationType says
+        Layer layer = layer(geometry, withoutReference(e), "Materials", 1, warnings);
+        if (layer != null && layer.data().length == 0) {
+            warnings.add(geometry.label() + ": LayerElementMaterial has an empty 'Materials' array; ignored");
+            return null;
+        }
+        return layer;
+    }
+
+    /** {@code e} without its {@code ReferenceInformationType} (read as {@code Direct}). */
+    private static FbxNode withoutReference(FbxNode e) {
+        List<FbxNode> children = new ArrayList<>();
+        for (FbxNode c : e.children()) {
+            if (!c.name().equals("ReferenceInformationType")) {
+                children.add(c);
+            }
+        }
+        return new FbxNode(e.name(), e.properties(), children);
     }
 
     /** The polygon holding {@code corner}: the last one starting at or before it. */
@@ -393,7 +465,7 @@ final class FbxGeometry {
     }
 
     /** The inverse transpose of the upper-left 3×3 of {@code m}, column-major 3×3. */
-    private static double[] normalMatrix(double[] m, String where) {
+    static double[] normalMatrix(double[] m, String where) {
         double[] inverse = FbxTransform.invertAffine(m);
         if (inverse == null) {
             throw ImportException.invalid(where + ": the geometric transform of its Model is singular (a zero scale)");

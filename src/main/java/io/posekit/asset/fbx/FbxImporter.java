@@ -7,8 +7,10 @@ import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportLimits;
 import io.posekit.asset.ImportScene;
 import io.posekit.asset.ImportWarnings;
+import io.posekit.asset.MaterialGroups;
 import io.posekit.asset.SourceFile;
 import io.posekit.asset.SourceFiles;
+import io.posekit.skinning.Material;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.PrimitiveMode;
 import java.util.ArrayList;
@@ -30,12 +32,18 @@ import java.util.Map;
  *       (control point, normal, UV) vertices, the Model's geometric transform applied ({@link FbxGeometry});</li>
  *   <li>skins from {@code Skin} deformers and their clusters: every influence, inverse binds from the clusters'
  *       {@code Transform} ({@link FbxSkin});</li>
+ *   <li>materials: the Model's {@code Material}s with their diffuse texture (embedded {@code Video/Content} or a file
+ *       of the upload), one primitive per material of the polygons' {@code LayerElementMaterial}
+ *       ({@link FbxMaterials});</li>
+ *   <li>blend shapes: {@code BlendShape}/{@code BlendShapeChannel}/{@code Shape} as morph targets with in-between
+ *       shapes and {@code DeformPercent} default weights ({@link FbxBlendShapes});</li>
  *   <li>one clip per {@code AnimationStack}, curves evaluated exactly through the transform chain
- *       ({@link FbxAnimation}, {@link FbxCurves}).</li>
+ *       ({@link FbxAnimation}, {@link FbxCurves}), {@code DeformPercent} curves as weights tracks
+ *       ({@link FbxMorphTracks}).</li>
  * </ul>
  * Model space is the file's own: {@code GlobalSettings} axes and {@code UnitScaleFactor} are reported (a warning line)
- * but not converted, as three.js's FBXLoader and the conformance data have it. Materials, textures, cameras, lights,
- * constraints and blend shapes are not applied.
+ * but not converted, as three.js's FBXLoader and the conformance data have it. Cameras, lights and constraints are not
+ * applied.
  *
  * <p>Every count and index is checked against what it indexes, allocations are charged to the import's
  * {@link DecodeBudget} first, and every problem is an {@link ImportException} naming the object at fault (e.g.
@@ -50,8 +58,7 @@ public final class FbxImporter implements AssetImporter {
     }
 
     /**
-     * Imports {@code main}. Sibling files of the upload are not used (textures and other referenced files are not
-     * read).
+     * Imports {@code main}. Of the upload's other files only the images its textures name are read.
      *
      * @throws ImportException invalid (422) for a malformed container or scene, unsupported (415) for files older than
      *     FBX 7.0, too large (413) past a limit
@@ -60,24 +67,38 @@ public final class FbxImporter implements AssetImporter {
     public ImportScene read(SourceFile main, SourceFiles upload, ImportLimits limits) {
         DecodeBudget budget = limits.newBudget();
         FbxReader.Document doc = FbxReader.read(main.bytes(), limits, budget);
-        return interpret(doc.root(), doc.version(), limits, budget);
+        return interpret(doc.root(), doc.version(), main, upload, limits, budget);
     }
 
     /**
-     * Interprets a parsed document (the root holding the top-level records).
+     * Interprets a parsed document (the root holding the top-level records) without the upload's other files.
      *
      * @param version the file's FBX version, e.g. 7400
      */
     static ImportScene interpret(FbxNode root, int version, ImportLimits limits, DecodeBudget budget) {
+        return interpret(root, version, null, null, limits, budget);
+    }
+
+    /**
+     * Interprets a parsed document.
+     *
+     * @param main the FBX file (texture file names resolve from it), or {@code null}
+     * @param upload the upload's files textures may name, or {@code null}
+     */
+    static ImportScene interpret(FbxNode root, int version, SourceFile main, SourceFiles upload, ImportLimits limits,
+            DecodeBudget budget) {
         ImportWarnings warnings = new ImportWarnings();
         FbxScene scene = FbxScene.of(root, version, budget, warnings);
         warnings.add(scene.globalSettingsSummary());
         FbxHierarchy nodes = FbxHierarchy.build(scene, limits, budget, warnings);
         Map<Long, double[]> bindPoses = FbxSkin.bindPoses(scene, warnings);
+        FbxMaterials materials = new FbxMaterials(scene, main, upload, budget, warnings);
         List<ImportScene.Skin> skins = new ArrayList<>();
         List<ImportScene.MeshInstance> meshes = new ArrayList<>();
+        List<FbxBlendShapes.Placement> morphs = new ArrayList<>();
         Map<Long, FbxGeometry.Mesh> decoded = new HashMap<>();
         Map<Long, Primitive> rigid = new HashMap<>();
+        Map<Long, FbxBlendShapes.Shapes> shapesOf = new HashMap<>();
         for (int i = 0; i < nodes.nodes().size(); i++) {
             budget.checkTime();
             FbxScene.FbxObject model = nodes.model(i);
@@ -87,19 +108,22 @@ public final class FbxImporter implements AssetImporter {
                             + FbxScene.display(geometry.subclass()) + "' is not a polygon mesh; ignored");
                     continue;
                 }
-                if (!scene.sources(geometry.id(), "Deformer", "BlendShape").isEmpty()) {
-                    warnings.add(geometry.label() + " has blend shapes (morph targets); they are not applied");
-                }
                 double[] geometric = FbxTransform.geometric(nodes.data(i));
                 FbxGeometry.Mesh mesh;
+                FbxBlendShapes.Shapes shapes;
                 if (geometric == null) {
                     if (!decoded.containsKey(geometry.id())) {
-                        decoded.put(geometry.id(), FbxGeometry.read(geometry, null, budget, warnings));
+                        FbxGeometry.Mesh m = FbxGeometry.read(geometry, null, budget, warnings);
+                        decoded.put(geometry.id(), m);
+                        shapesOf.put(geometry.id(), m == null ? null
+                                : FbxBlendShapes.read(scene, geometry, m, null, budget, warnings));
                     }
                     mesh = decoded.get(geometry.id());
+                    shapes = shapesOf.get(geometry.id());
                 } else {
                     FbxTransform.requireFinite(geometric, model.label() + ": its geometric transform");
                     mesh = FbxGeometry.read(geometry, geometric, budget, warnings);
+                    shapes = mesh == null ? null : FbxBlendShapes.read(scene, geometry, mesh, geometric, budget, warnings);
                     warnings.add(model.label() + ": its geometric transform (GeometricTranslation/Rotation/Scaling) is"
                             + " applied to the vertices of " + geometry.label());
                 }
@@ -107,25 +131,61 @@ public final class FbxImporter implements AssetImporter {
                     continue;
                 }
                 FbxSkin.Skinned skinned = FbxSkin.read(scene, nodes, geometry, i, mesh, bindPoses, budget, warnings);
+                Primitive primitive;
+                int skin = -1;
                 if (skinned != null) {
                     skins.add(skinned.skin());
-                    meshes.add(new ImportScene.MeshInstance(model.name(), i, skins.size() - 1, geometry.order(),
-                            List.of(skinned.primitive())));
-                    continue;
-                }
-                Primitive primitive = geometric == null ? rigid.get(geometry.id()) : null;
-                if (primitive == null) {
-                    primitive = new Primitive(PrimitiveMode.TRIANGLES, mesh.attributes(), mesh.positions(),
-                            mesh.normals(), null, mesh.indices(), 0, new int[0], new float[0], mesh.texcoords(), null)
-                            .withFurtherTexcoords(mesh.furtherTexcoords()).withColors(mesh.colors());
-                    if (geometric == null) {
-                        rigid.put(geometry.id(), primitive);
+                    skin = skins.size() - 1;
+                    primitive = skinned.primitive();
+                } else {
+                    primitive = geometric == null ? rigid.get(geometry.id()) : null;
+                    if (primitive == null) {
+                        primitive = new Primitive(PrimitiveMode.TRIANGLES, mesh.attributes(), mesh.positions(),
+                                mesh.normals(), null, mesh.indices(), 0, new int[0], new float[0], mesh.texcoords(), null)
+                                .withFurtherTexcoords(mesh.furtherTexcoords()).withColors(mesh.colors());
+                        if (geometric == null) {
+                            rigid.put(geometry.id(), primitive);
+                        }
                     }
                 }
-                meshes.add(new ImportScene.MeshInstance(model.name(), i, -1, geometry.order(), List.of(primitive)));
+                float[] defaultWeights = null;
+                if (shapes != null) {
+                    primitive = primitive.withMorphTargets(shapes.targets());
+                    defaultWeights = shapes.defaultWeights();
+                    morphs.add(new FbxBlendShapes.Placement(i, shapes));
+                }
+                meshes.add(new ImportScene.MeshInstance(model.name(), i, skin, geometry.order(),
+                        surfaces(primitive, mesh, model, materials.forModel(model, mesh), budget, warnings),
+                        defaultWeights));
             }
         }
-        List<ImportScene.Clip> clips = FbxAnimation.clips(scene, nodes, budget, warnings);
+        List<ImportScene.Clip> clips = FbxAnimation.clips(scene, nodes, morphs, budget, warnings);
         return new ImportScene(nodes.nodes(), skins, meshes, clips, warnings.list());
+    }
+
+    /**
+     * The primitive split into one per material of the Model ({@link MaterialGroups}): polygons pick theirs by the
+     * geometry's material layer, or all use the first when it has none; a polygon whose index names no material of
+     * the Model gets none (warned).
+     */
+    private static List<Primitive> surfaces(Primitive primitive, FbxGeometry.Mesh mesh, FbxScene.FbxObject model,
+            Material[] materials, DecodeBudget budget, ImportWarnings warnings) {
+        if (materials.length == 0) {
+            return List.of(primitive);
+        }
+        int triangles = mesh.indices().length / 3;
+        int[] perTriangle = mesh.triangleMaterials() == null ? new int[triangles] : mesh.triangleMaterials().clone();
+        int missing = 0;
+        for (int t = 0; t < triangles; t++) {
+            if (perTriangle[t] >= materials.length) {
+                perTriangle[t] = -1;
+                missing++;
+            }
+        }
+        if (missing > 0) {
+            warnings.add(model.label() + ": " + missing + " triangle(s) name a material index beyond its "
+                    + materials.length + " material(s); they get none");
+        }
+        return MaterialGroups.split(primitive, perTriangle, materials, budget);
     }
 }

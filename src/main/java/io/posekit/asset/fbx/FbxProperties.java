@@ -81,6 +81,12 @@ final class FbxProperties {
         return new double[] {value(p, name, 4), value(p, name, 5), value(p, name, 6)};
     }
 
+    /** The string of {@code name} (a {@code KString}), or {@code dflt} when absent or not a string. */
+    String string(String name, String dflt) {
+        FbxNode p = find(name);
+        return p != null && p.properties().size() > 4 && p.property(4) instanceof String s ? s : dflt;
+    }
+
     private void require(FbxNode p, String name, int values) {
         int have = p.properties().size() - 4;
         if (have < values) {

@@ -1,6 +1,7 @@
 package io.posekit.asset.iqm;
 
 import io.posekit.asset.ImportWarnings;
+import io.posekit.asset.NamedMaterials;
 import io.posekit.asset.AssetFormat;
 import io.posekit.asset.AssetImporter;
 import io.posekit.asset.DecodeBudget;
@@ -25,8 +26,9 @@ import java.util.List;
  *       positions, normals, tangents and all blend indexes/weights (see {@link IqmMeshDecoder});</li>
  *   <li>one clip per anim, LINEAR per-frame keys at {@code f / framerate} (see {@link IqmAnimationDecoder}).</li>
  * </ul>
- * Texture coordinates, colours, custom arrays, materials, adjacency, bounds, comments and extensions are not
- * decoded (their positions are still checked).
+ * Texture coordinates ({@code TEXCOORD_0}), colours ({@code COLOR_0}) and the meshes' materials (the uploaded image
+ * each material names, {@link io.posekit.asset.NamedMaterials}) are read; custom arrays, adjacency, bounds, comments
+ * and extensions are not decoded (their positions are still checked).
  *
  * <p>Coordinate space: the file's own, untouched. IQM files are Z-up (Blender's and Quake's convention), so
  * posekit's model space for an IQM asset is Z-up; no axis or unit conversion is applied (assimp would add a −90°
@@ -48,7 +50,7 @@ public final class IqmImporter implements AssetImporter {
     }
 
     /**
-     * Imports {@code main}. Other files of the upload are not used.
+     * Imports {@code main}. Of the upload's other files only the images its materials name are read.
      *
      * @throws ImportException invalid (422) for a file that is not valid IQM (bad magic, size mismatch, sections
      *     or references out of bounds, non-finite data); unsupported (415) for an IQM version other than 2 or an
@@ -60,7 +62,8 @@ public final class IqmImporter implements AssetImporter {
         ImportWarnings warnings = new ImportWarnings();
         IqmFile file = IqmFile.parse(main.bytes());
         IqmSkeleton skeleton = IqmSkeleton.read(file, rootName(main), limits, budget, warnings);
-        List<ImportScene.MeshInstance> meshes = new IqmMeshDecoder(file, skeleton, budget, warnings).decode();
+        List<ImportScene.MeshInstance> meshes = new IqmMeshDecoder(file, skeleton,
+                new NamedMaterials(main, upload, budget, warnings), budget, warnings).decode();
         List<ImportScene.Clip> clips = new IqmAnimationDecoder(file, skeleton, budget, warnings).decode();
         return new ImportScene(skeleton.nodes(), skeleton.skins(), meshes, clips, warnings.list());
     }

@@ -1,6 +1,8 @@
 package io.posekit.asset.iqm;
 
 import io.posekit.asset.ImportWarnings;
+import io.posekit.asset.NamedMaterials;
+import io.posekit.skinning.Material;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportLimits;
@@ -34,13 +36,16 @@ final class IqmMeshDecoder {
 
     private final IqmFile file;
     private final IqmSkeleton skeleton;
+    private final NamedMaterials materials;
     private final DecodeBudget budget;
     private final ImportWarnings warnings;
     private final VertexArray[] byType = new VertexArray[7];
     private final List<String> attributes = new ArrayList<>();
 
-    IqmMeshDecoder(IqmFile file, IqmSkeleton skeleton, DecodeBudget budget, ImportWarnings warnings) {
+    IqmMeshDecoder(IqmFile file, IqmSkeleton skeleton, NamedMaterials materials, DecodeBudget budget,
+            ImportWarnings warnings) {
         this.file = file;
+        this.materials = materials;
         this.skeleton = skeleton;
         this.budget = budget;
         this.warnings = warnings;
@@ -56,7 +61,7 @@ final class IqmMeshDecoder {
         long meshCount = file.numMeshes;
         if (meshCount == 0) {
             if (file.numTriangles > 0) {
-                return List.of(instance(-1, null, 0, file.numVertexes, 0, file.numTriangles));
+                return List.of(instance(-1, null, null, 0, file.numVertexes, 0, file.numTriangles));
             }
             if (file.numVertexes > 0) {
                 warnings.add("the file has " + file.numVertexes + " vertexes but no meshes or triangles; no geometry imported");
@@ -69,8 +74,9 @@ final class IqmMeshDecoder {
             budget.checkTimeNow();
             long at = file.ofsMeshes + (long) m * IqmFile.MESH_SIZE;
             String name = file.text(file.u32(at), "mesh " + m + " name");
-            file.text(file.u32(at + 4), "mesh " + m + " material");
-            out.add(instance(m, name, file.u32(at + 8), file.u32(at + 12), file.u32(at + 16), file.u32(at + 20)));
+            String material = file.text(file.u32(at + 4), "mesh " + m + " material");
+            out.add(instance(m, name, materials.forName(material, "mesh " + m + " material"), file.u32(at + 8),
+                    file.u32(at + 12), file.u32(at + 16), file.u32(at + 20)));
         }
         return out;
     }
@@ -151,8 +157,8 @@ final class IqmMeshDecoder {
         }
     }
 
-    private ImportScene.MeshInstance instance(int index, String name, long firstVertex, long vertexCount,
-            long firstTriangle, long triangleCount) {
+    private ImportScene.MeshInstance instance(int index, String name, Material material, long firstVertex,
+            long vertexCount, long firstTriangle, long triangleCount) {
         String where = index < 0 ? "the implicit mesh" : "mesh " + index + (name == null ? "" : " ('" + name + "')");
         if (firstVertex > file.numVertexes || vertexCount > file.numVertexes - firstVertex) {
             throw ImportException.invalid(where + ": vertexes " + firstVertex + " + " + vertexCount
@@ -195,7 +201,7 @@ final class IqmMeshDecoder {
         Primitive primitive;
         try {
             primitive = new Primitive(PrimitiveMode.TRIANGLES, attributes, positions, normals, tangents, indices, k,
-                    joints, weights, texcoords(firstVertex, n, where), null).withColors(colors(firstVertex, n, where));
+                    joints, weights, texcoords(firstVertex, n, where), material).withColors(colors(firstVertex, n, where));
         } catch (IllegalArgumentException e) {
             throw ImportException.invalid(where + ": " + e.getMessage());
         }

@@ -1,6 +1,7 @@
 package io.posekit.asset.md5;
 
 import io.posekit.asset.ImportWarnings;
+import io.posekit.asset.NamedMaterials;
 import io.posekit.asset.AssetFormat;
 import io.posekit.asset.AssetImporter;
 import io.posekit.asset.DecodeBudget;
@@ -30,7 +31,8 @@ import java.util.Set;
  *       {@code _2}, {@code _3}, …), in upload order, driving joints by name.</li>
  * </ul>
  * An {@code .md5anim} uploaded alone gives a rig of its hierarchy at the baseframe with its clip, without meshes.
- * Texture coordinates, shaders and bounds are checked but not used.
+ * Texture coordinates are {@code TEXCOORD_0}; each shader is a material whose image is the uploaded image of the
+ * shader's base name ({@link io.posekit.asset.NamedMaterials}); bounds are checked but not used.
  *
  * <p>Coordinate space: posekit's model space for MD5 is assimp's scene space for MD5, {@code Rx(−90°)} applied to
  * the file's Z-up space (the conformance data's space). Bind-shape positions (mesh space) are the file's.
@@ -50,7 +52,7 @@ public final class Md5Importer implements AssetImporter {
 
     /**
      * Imports {@code main} (an {@code .md5mesh}, or an {@code .md5anim} uploaded without a mesh) and, for a mesh,
-     * every {@code .md5anim} of {@code upload}.
+     * every {@code .md5anim} of {@code upload} and the images its shaders name.
      *
      * @throws io.posekit.asset.ImportException invalid (422) for malformed text, counts the text cannot hold or bad
      *     references; unsupported (415) for an MD5Version other than 10; too large (413) past a limit
@@ -68,7 +70,8 @@ public final class Md5Importer implements AssetImporter {
             clips.add(Md5ClipBuilder.clip(anim, rootName, scene, budget, warnings));
         } else {
             Md5MeshFile mesh = Md5MeshFile.parse(main, limits, budget);
-            scene = Md5SceneBuilder.ofMesh(mesh, main.baseName(), rootName, budget, warnings);
+            scene = Md5SceneBuilder.ofMesh(mesh, main.baseName(), rootName,
+                    new NamedMaterials(main, upload, budget, warnings), budget, warnings);
             Set<String> names = new HashSet<>();
             for (SourceFile file : upload.files()) {
                 if (!isAnim(file)) {

@@ -1,6 +1,7 @@
 package io.posekit.asset.md5;
 
 import io.posekit.asset.ImportWarnings;
+import io.posekit.asset.NamedMaterials;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportScene;
@@ -47,8 +48,8 @@ final class Md5SceneBuilder {
     }
 
     /** The scene of an {@code .md5mesh}: joints, skin and meshes. */
-    static Md5SceneBuilder ofMesh(Md5MeshFile file, String fileName, String rootName, DecodeBudget budget,
-            ImportWarnings warnings) {
+    static Md5SceneBuilder ofMesh(Md5MeshFile file, String fileName, String rootName, NamedMaterials materials,
+            DecodeBudget budget, ImportWarnings warnings) {
         Md5SceneBuilder scene = new Md5SceneBuilder(rootName);
         List<Md5MeshFile.Joint> joints = file.joints();
         int n = joints.size();
@@ -79,7 +80,7 @@ final class Md5SceneBuilder {
             scene.skins.add(new ImportScene.Skin(null, skinJoints, ibm));
         }
         for (int m = 0; m < file.meshes().size(); m++) {
-            scene.meshes.add(mesh(file, fileName, m, n > 0, budget, warnings));
+            scene.meshes.add(mesh(file, fileName, m, n > 0, materials, budget, warnings));
         }
         return scene;
     }
@@ -108,7 +109,7 @@ final class Md5SceneBuilder {
     }
 
     private static ImportScene.MeshInstance mesh(Md5MeshFile file, String fileName, int index, boolean skinned,
-            DecodeBudget budget, ImportWarnings warnings) {
+            NamedMaterials materials, DecodeBudget budget, ImportWarnings warnings) {
         Md5MeshFile.Mesh mesh = file.meshes().get(index);
         String where = fileName + " mesh " + index;
         int n = mesh.vertexCount();
@@ -178,7 +179,7 @@ final class Md5SceneBuilder {
         Primitive primitive;
         try {
             primitive = new Primitive(PrimitiveMode.TRIANGLES, attributes, positions, null, null, indices, k, joints,
-                    weights, mesh.texcoords(), null);
+                    weights, mesh.texcoords(), materials.forName(mesh.shader(), "shader"));
         } catch (IllegalArgumentException e) {
             throw ImportException.invalid(where + ": " + e.getMessage());
         }

@@ -4,6 +4,8 @@ import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportScene;
+import io.posekit.asset.MaterialGroups;
+import io.posekit.skinning.Material;
 import io.posekit.math.Matrices;
 import io.posekit.skinning.Primitive;
 import java.util.ArrayList;
@@ -49,13 +51,15 @@ final class SceneAssembler {
     /** Nodes made for bones without a frame, by bone name (each with the inverse bind it stands for). */
     private final Map<String, List<Bound>> boneNodes = new HashMap<>();
     private SkinBuilder shared;
+    private final XMaterials materials;
     private final List<SkinBuilder> builders = new ArrayList<>();
 
     private record Bound(int node, float[] inverseBind) {
     }
 
-    SceneAssembler(XDocument doc, DecodeBudget budget, ImportWarnings warnings) {
+    SceneAssembler(XDocument doc, XMaterials materials, DecodeBudget budget, ImportWarnings warnings) {
         this.doc = doc;
+        this.materials = materials;
         this.budget = budget;
         this.warnings = warnings;
     }
@@ -149,6 +153,10 @@ final class SceneAssembler {
             skin = builder == shared ? 0 : builders.size() - 1;
         }
         Primitive primitive = MeshAssembler.primitive(m, g, boneJoints, budget, warnings);
+        Material[] surfaces = materials.materials(m);
+        int[] perTriangle = XMaterials.triangleMaterials(m, surfaces.length, g.indices().length / 3);
+        List<Primitive> primitives = perTriangle == null ? List.of(primitive)
+                : MaterialGroups.split(primitive, perTriangle, surfaces, budget);
         if (places.isEmpty()) {
             // a top-level mesh nothing refers to: on a root node of its own
             nodes.add(new ImportScene.Node(m.name, -1, -1, new float[] {0, 0, 0}, new float[] {0, 0, 0, 1},
@@ -157,7 +165,7 @@ final class SceneAssembler {
         }
         for (int node : places) {
             String name = m.name != null && !m.name.isEmpty() ? m.name : nodes.get(node).name();
-            meshes.add(new ImportScene.MeshInstance(name, node, skin, index, List.of(primitive)));
+            meshes.add(new ImportScene.MeshInstance(name, node, skin, index, primitives));
         }
     }
 

@@ -17,6 +17,8 @@ final class XDocument {
     /** {@code { name }} references inside Frames (instances of named meshes). */
     final List<Reference> frameReferences = new ArrayList<>();
     final List<AnimationSet> animationSets = new ArrayList<>();
+    /** Top-level Material objects (which MeshMaterialLists may refer to by name), in document order. */
+    final List<Material> materials = new ArrayList<>();
     /** The value of AnimTicksPerSecond, or −1 when the file has none. */
     long ticksPerSecond = -1;
 
@@ -59,6 +61,8 @@ final class XDocument {
         /** The first MeshVertexColors: 4 per position (RGBA as read), or {@code null}. */
         float[] colors;
         final List<Bone> bones = new ArrayList<>();
+        /** The MeshMaterialList, or {@code null}. */
+        MaterialList materialList;
 
         Mesh(String name, String where, int frame) {
             this.name = name;
@@ -73,6 +77,33 @@ final class XDocument {
         int faceCount() {
             return faceStart.length - 1;
         }
+    }
+
+    /**
+     * A Material object.
+     *
+     * @param name its name, or {@code null}
+     * @param faceColor RGBA as read
+     * @param power the specular exponent
+     * @param specular RGB
+     * @param emissive RGB
+     * @param textureFile the TextureFilename, or {@code null}
+     * @param where for messages
+     */
+    record Material(String name, float[] faceColor, float power, float[] specular, float[] emissive,
+            String textureFile, String where) {
+    }
+
+    /**
+     * A MeshMaterialList: the material of every face and the materials, each given in place or as a reference to a
+     * top-level Material by name.
+     *
+     * @param faceMaterials per listed face, an index into {@code materials} (a list shorter than the faces repeats
+     *     its last entry)
+     * @param materials per material, the Material, or {@code null} where a reference names it
+     * @param references per material, the name a reference gives, or {@code null} where it is in place
+     */
+    record MaterialList(int[] faceMaterials, List<Material> materials, List<String> references, String where) {
     }
 
     /**

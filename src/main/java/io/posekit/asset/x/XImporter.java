@@ -32,8 +32,9 @@ import java.util.List;
  *       (matrix, decomposed), key ticks divided by {@code AnimTicksPerSecond} (4800 when absent), LINEAR.</li>
  * </ul>
  * Everything is converted from DirectX's left-handed space to right-handed space by mirroring Z as assimp does
- * ({@link Handedness}), so model space is the space of the conformance data (assimp's scene space). Materials,
- * textures and {@code AnimationOptions} are not read.
+ * ({@link Handedness}), so model space is the space of the conformance data (assimp's scene space). Materials and
+ * their {@code TextureFilename} images (files of the upload) are read ({@link XMaterials}); {@code AnimationOptions}
+ * is not.
  *
  * <p>Every count is checked against the data before allocation and charged to the import's {@link DecodeBudget},
  * every index against what it indexes; every problem is an {@link ImportException} naming the object and where it
@@ -48,7 +49,7 @@ public final class XImporter implements AssetImporter {
     }
 
     /**
-     * Imports {@code main}. Sibling files of the upload are not used (textures are not read).
+     * Imports {@code main}. Of the upload's other files only the images its materials name are read.
      *
      * @throws ImportException (invalid, 422) for a malformed header or data, (unsupported, 415) for UTF-16 text or a
      *     version other than 03.xx, (too large, 413) past a limit
@@ -70,7 +71,7 @@ public final class XImporter implements AssetImporter {
                     : new TextTokens(bytes, header.dataStart(), bytes.length, false);
         }
         XDocument doc = new XParser(tokens, limits, budget, warnings).parse();
-        SceneAssembler scene = new SceneAssembler(doc, budget, warnings);
+        SceneAssembler scene = new SceneAssembler(doc, new XMaterials(doc, main, upload, budget, warnings), budget, warnings);
         scene.build();
         scene.requireContent(name);
         List<ImportScene.Clip> clips = new ClipAssembler(doc, scene, budget, warnings).clips();

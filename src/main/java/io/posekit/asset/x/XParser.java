@@ -16,8 +16,9 @@ import java.util.List;
  *
  * <p>Read: {@code Frame} (nested), {@code FrameTransformMatrix}, {@code Mesh} (in a Frame or at the top level) with
  * {@code MeshNormals}, {@code MeshTextureCoords}, {@code MeshVertexColors}, {@code XSkinMeshHeader} and
- * {@code SkinWeights}, {@code AnimTicksPerSecond}, {@code AnimationSet}, {@code Animation} and
- * {@code AnimationKey}. Ignored: {@code MeshMaterialList} and materials, {@code VertexDuplicationIndices},
+ * {@code SkinWeights}, {@code MeshMaterialList} and {@code Material} (in the list or at the top level, with
+ * {@code TextureFilename}), {@code AnimTicksPerSecond}, {@code AnimationSet}, {@code Animation} and
+ * {@code AnimationKey}. Ignored: {@code VertexDuplicationIndices},
  * {@code DeclData}, {@code FVFData}, {@code AnimationOptions} and anything unknown.
  *
  * <p>Bounds: every count is checked against the bytes left before anything is allocated for it and charged to
@@ -65,6 +66,7 @@ final class XParser {
                 case "Mesh" -> mesh(-1);
                 case "AnimTicksPerSecond" -> ticksPerSecond();
                 case "AnimationSet" -> animationSet();
+                case "Material" -> doc.materials.add(material("Material #" + doc.materials.size()));
                 default -> skipObject(id);
             }
         }
@@ -316,6 +318,10 @@ final class XParser {
                     t.skip();
                     skinMeshHeader(m);
                 }
+                case "MeshMaterialList" -> {
+                    t.skip();
+                    materialList(m);
+                }
                 default -> child(where);
             }
         }
@@ -329,6 +335,92 @@ final class XParser {
             out[i] = t.readFloat(what);
         }
         return out;
+    }
+
+    /**
+     * {@code MeshMaterialList}: material count, face index count, the faces' material indices, then the materials
+     * (Material objects or {@code { name }} references), as many as the count.
+     */
+    private void materialList(XDocument.Mesh m) {
+        String where = m.where + " MeshMaterialList";
+        String openedAt = t.location();
+        open("MeshMaterialList");
+        long materials = t.readInt(where + " material count");
+        long count = t.readInt(where + " face index count");
+        if (count > m.faceCount()) {
+            throw ImportException.invalid(where + " lists " + count + " face materials but the mesh has "
+                    + m.faceCount() + " faces (" + t.location() + ")");
+        }
+        t.requireData(count, 1, 0, where + " face materials");
+        budget.charge(count, 4, where + " face materials");
+        int[] faces = new int[(int) count];
+        for (int f = 0; f < count; f++) {
+            budget.checkTime();
+            long v = t.readInt(where + " face material");
+            if (v < 0 || v >= materials) {
+                throw ImportException.invalid(where + ": face " + f + " has material " + v + " of " + materials + " ("
+                        + t.location() + ")");
+            }
+            faces[f] = (int) v;
+        }
+        List<XDocument.Material> list = new ArrayList<>();
+        List<String> references = new ArrayList<>();
+        while (!closed(where, openedAt)) {
+            if (t.peek() == Kind.OPEN) {
+                references.add(reference(where));
+                list.add(null);
+            } else if (t.peek() == Kind.WORD && t.peekWord().equals("Material")) {
+                t.skip();
+                list.add(material(where + " material " + list.size()));
+                references.add(null);
+            } else {
+                child(where);
+            }
+        }
+        if (list.size() != materials) {
+            warnings.add(where + " declares " + materials + " materials but holds " + list.size() + "; faces of a"
+                    + " material it does not hold get none");
+        }
+        if (m.materialList != null) {
+            warnings.add(m.where + " has several MeshMaterialList objects; the first one is used");
+            return;
+        }
+        m.materialList = new XDocument.MaterialList(faces, list, references, where);
+    }
+
+    /** A Material: face colour (RGBA), power, specular (RGB), emissive (RGB), and an optional TextureFilename. */
+    private XDocument.Material material(String fallback) {
+        String openedAt = t.location();
+        String name = open("Material");
+        String where = name != null && !name.isEmpty() ? "Material " + XTokens.quote(name) : fallback;
+        float[] face = new float[4];
+        for (int c = 0; c < 4; c++) {
+            face[c] = t.readFloat(where + " face colour");
+        }
+        float power = t.readFloat(where + " power");
+        float[] specular = new float[3];
+        float[] emissive = new float[3];
+        for (int c = 0; c < 3; c++) {
+            specular[c] = t.readFloat(where + " specular colour");
+        }
+        for (int c = 0; c < 3; c++) {
+            emissive[c] = t.readFloat(where + " emissive colour");
+        }
+        String texture = null;
+        while (!closed(where, openedAt)) {
+            if (t.peek() == Kind.WORD && (t.peekWord().equals("TextureFilename")
+                    || t.peekWord().equals("TextureFileName"))) {
+                t.skip();
+                String what = where + " TextureFilename";
+                open("TextureFilename");
+                String file = t.readString(what);
+                close(what);
+                texture = texture == null ? file : texture;
+            } else {
+                child(where);
+            }
+        }
+        return new XDocument.Material(name, face, power, specular, emissive, texture, where);
     }
 
     private void meshNormals(XDocument.Mesh m) {

@@ -36,7 +36,7 @@ class MorphImportTest {
 
     private static final double[] BASE = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
 
-    private static String morph(String method, String targets, double... weights) {
+    static String morph(String method, String targets, double... weights) {
         return "<controller id=\"morph\" name=\"Face\"><morph source=\"#g\"" + (method == null ? "" : " method=\"" + method + "\"") + ">"
                 + names("morph-targets", "IDREF_array", "IDREF", targets.split(" "))
                 + floats("morph-weights", "W", weights)
@@ -49,7 +49,7 @@ class MorphImportTest {
      * with vertex 1 at (3,0,0). For RELATIVE they are offsets: r1 = (0,0,2) everywhere with normal (0,1,0), r2 =
      * (2,0,0) at vertex 1.
      */
-    private static DaeBuilder scene(String controller, String instance) {
+    static DaeBuilder scene(String controller, String instance) {
         return new DaeBuilder().geometry("g", "Base", quad("g", BASE, 0, 0, 1))
                 .geometry("t1", null, quad("t1", new double[] {0, 0, 2, 1, 0, 2, 1, 1, 2, 0, 1, 2}, 0, 1, 1))
                 .geometry("t2", null, quad("t2", new double[] {0, 0, 0, 3, 0, 0, 1, 1, 0, 0, 1, 0}, 0, 0, 1))
@@ -61,7 +61,18 @@ class MorphImportTest {
                 .node("<node id=\"face\" name=\"FaceNode\">" + instance + "</node>");
     }
 
-    private static final String INSTANCE = "<instance_controller url=\"#morph\"/>";
+    static final String INSTANCE = "<instance_controller url=\"#morph\"/>";
+
+    /** A skin over the morph: every vertex bound to joint s0 (node j0, at T(0, 0, 5)). */
+    static final String SKIN_OVER_MORPH = "<controller id=\"ctrl\" name=\"Armature\"><skin source=\"#morph\">"
+            + names("ctrl-joints", "Name_array", "JOINT", "s0")
+            + matrices("ctrl-ibm", 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)
+            + floats("ctrl-weights", "W", 1)
+            + "<joints><input semantic=\"JOINT\" source=\"#ctrl-joints\"/>"
+            + "<input semantic=\"INV_BIND_MATRIX\" source=\"#ctrl-ibm\"/></joints>"
+            + "<vertex_weights count=\"4\"><input semantic=\"JOINT\" source=\"#ctrl-joints\" offset=\"0\"/>"
+            + "<input semantic=\"WEIGHT\" source=\"#ctrl-weights\" offset=\"1\"/>"
+            + "<vcount>1 1 1 1</vcount><v>0 0 0 0 0 0 0 0</v></vertex_weights></skin></controller>";
 
     private static PosedPrimitive pose(Model model) {
         MeshInstance mesh = model.meshes().getFirst();
@@ -105,16 +116,7 @@ class MorphImportTest {
 
     @Test
     void aSkinOverAMorphMorphsThenSkins() {
-        String skin = "<controller id=\"ctrl\" name=\"Armature\"><skin source=\"#morph\">"
-                + names("ctrl-joints", "Name_array", "JOINT", "s0")
-                + matrices("ctrl-ibm", 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)
-                + floats("ctrl-weights", "W", 1)
-                + "<joints><input semantic=\"JOINT\" source=\"#ctrl-joints\"/>"
-                + "<input semantic=\"INV_BIND_MATRIX\" source=\"#ctrl-ibm\"/></joints>"
-                + "<vertex_weights count=\"4\"><input semantic=\"JOINT\" source=\"#ctrl-joints\" offset=\"0\"/>"
-                + "<input semantic=\"WEIGHT\" source=\"#ctrl-weights\" offset=\"1\"/>"
-                + "<vcount>1 1 1 1</vcount><v>0 0 0 0 0 0 0 0</v></vertex_weights></skin></controller>";
-        Model model = build(scene(skin + morph("NORMALIZED", "t1 t2", 0.5, 0.25),
+        Model model = build(scene(SKIN_OVER_MORPH + morph("NORMALIZED", "t1 t2", 0.5, 0.25),
                 "<instance_controller url=\"#ctrl\"><skeleton>#arm</skeleton></instance_controller>"));
         MeshInstance mesh = model.meshes().getFirst();
         assertThat(mesh.skinned()).isTrue();

@@ -8,7 +8,7 @@ import io.posekit.skinning.Material;
 import io.posekit.skinning.Primitive;
 import org.junit.jupiter.api.Test;
 
-/** Texture coordinates (every TEXCOORD set by ascending set, v = 1 − t) and materials (name, diffuse, emission) of COLLADA meshes. */
+/** Texture coordinates (every TEXCOORD set by ascending set, v = 1 − t) and materials (name, diffuse, emission) of COLLADA meshes; textures in {@link TextureImportTest}. */
 class SurfaceImportTest {
 
     private static final String LIBRARIES = """
@@ -65,8 +65,10 @@ class SurfaceImportTest {
                         + "</technique_common></bind_material>");
         Material m = scene.meshes().getFirst().primitives().getFirst().material();
         assertThat(m.name()).isEqualTo("Red");
-        assertThat(m.baseColorFactor()).containsExactly(1, 0.5f, 0, 0.75f);
-        assertThat(m.emissiveFactor()).containsExactly(0.1f, 0.2f, 0.3f);
+        // sRGB in the file, linear in the material (as three.js); the diffuse colour's alpha is not opacity
+        assertThat(m.baseColorFactor()).containsExactly(1, 0.21404114f, 0, 1);
+        assertThat(m.emissiveFactor()).containsExactly(new float[] {0.010022826f, 0.033104762f, 0.07323897f},
+                org.assertj.core.api.Assertions.within(1e-8f));
         assertThat(m.metallicFactor()).isZero();
         assertThat(m.roughnessFactor()).isEqualTo(1);
         assertThat(m.baseColorTexture()).isNull();
@@ -79,7 +81,8 @@ class SurfaceImportTest {
         Material m = scene.meshes().getFirst().primitives().getFirst().material();
         assertThat(m.name()).isEqualTo("Tex-material");
         assertThat(m.baseColorFactor()).containsExactly(1, 1, 1, 1);
-        assertThat(scene.warnings()).isEmpty();
+        assertThat(scene.warnings()).containsExactly("material 'Tex-material': its diffuse texture 'img-sampler' names"
+                + " no <image>; the colour is used");
 
         ImportScene unbound = importWith("nothing", "");
         assertThat(unbound.meshes().getFirst().primitives().getFirst().material()).isNull();

@@ -241,13 +241,14 @@ class FbxGeometryTest {
     }
 
     @Test
-    void blendShapesAreReportedNotApplied() {
+    void aBlendShapeWithoutChannelsGivesNoMorphTargets() {
         ImportScene s = new FbxSceneFixture()
                 .geometry(10, "quad", SQUARE, new int[] {0, 1, 2, ~3})
                 .object("Deformer", 20, "morph", "BlendShape")
                 .model(1, "a", "Mesh").oo(1, 0).oo(10, 1).oo(20, 10)
                 .importScene();
         assertThat(s.meshes()).hasSize(1);
-        assertThat(s.warnings()).contains("Geometry 'quad' has blend shapes (morph targets); they are not applied");
+        assertThat(s.meshes().getFirst().primitives().getFirst().morphTargets()).isNull();
+        assertThat(s.meshes().getFirst().morphWeights()).isNull();
     }
 }
