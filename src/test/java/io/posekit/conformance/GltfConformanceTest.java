@@ -51,13 +51,20 @@ class GltfConformanceTest {
 
         private final PosekitClient client;
         private final JsonNode expected;
+        private final Path root;
         private String id;
         private JsonNode summary;
         private final Map<Integer, Integer> nodeBySource = new HashMap<>();
 
         AssetCase(PosekitClient client, JsonNode expected) {
+            this(client, expected, ConformanceData.root());
+        }
+
+        /** The checks of an expected file whose {@code asset} lies under {@code root} (e.g. a pipeline variant's). */
+        AssetCase(PosekitClient client, JsonNode expected, Path root) {
             this.client = client;
             this.expected = expected;
+            this.root = root;
         }
 
         Stream<DynamicTest> tests() {
@@ -79,7 +86,7 @@ class GltfConformanceTest {
         }
 
         void uploadAndSummary() {
-            PosekitClient.Response r = client.upload(ConformanceData.uploadFiles(expected));
+            PosekitClient.Response r = client.upload(ConformanceData.uploadFiles(root, expected));
             assertThat(r.status()).as("upload: %s", r).isIn(200, 201);
             summary = r.json();
             id = summary.get("id").asString();

@@ -7,7 +7,8 @@ package io.posekit.asset.gltf.meshopt;
  */
 final class Filters {
 
-    private static final float QUATERNION_RANGE = (float) (1.0 / Math.sqrt(2.0));
+    /** 32767 / √2 as a float: a component of magnitude 1/√2 (the largest but one can have) maps to 32767. */
+    private static final float QUATERNION_SCALE = (float) (32767 / Math.sqrt(2.0));
 
     private Filters() {
     }
@@ -71,21 +72,28 @@ final class Filters {
         return new float[] {x * s, y * s, z * s};
     }
 
+    /**
+     * The quaternion filter in the reference decoder's float32 operation order (which the specification's one unit in
+     * the last place allows; the order decides ties): components scaled by {@code (32767 / √2) / one} straight to the
+     * output range, and {@code w = scale × √(2·one² − (x² + (y² + z²)))} from the raw integers.
+     */
     private static void quaternion(byte[] d, int count) {
         for (int i = 0; i < count; i++) {
             int o = i * 8;
             int w3 = getShort(d, o + 6);
-            float scale = QUATERNION_RANGE / (float) (w3 | 3);
-            float x = getShort(d, o) * scale;
-            float y = getShort(d, o + 2) * scale;
-            float z = getShort(d, o + 4) * scale;
-            float ww = 1f - x * x - y * y - z * z;
-            float w = (float) Math.sqrt(Math.max(ww, 0f));
+            float one = w3 | 3;
+            float scale = QUATERNION_SCALE / one;
+            float oneSquared = one * one;
+            float x = getShort(d, o);
+            float y = getShort(d, o + 2);
+            float z = getShort(d, o + 4);
+            float ww = (oneSquared + oneSquared) - (x * x + (y * y + z * z));
+            float w = scale * (float) Math.sqrt(Math.max(ww, 0f));
             int largest = w3 & 3;
-            putShort(d, o + ((largest + 1) & 3) * 2, round(x * 32767f));
-            putShort(d, o + ((largest + 2) & 3) * 2, round(y * 32767f));
-            putShort(d, o + ((largest + 3) & 3) * 2, round(z * 32767f));
-            putShort(d, o + largest * 2, round(w * 32767f));
+            putShort(d, o + ((largest + 1) & 3) * 2, round(scale * x));
+            putShort(d, o + ((largest + 2) & 3) * 2, round(scale * y));
+            putShort(d, o + ((largest + 3) & 3) * 2, round(scale * z));
+            putShort(d, o + largest * 2, round(w));
         }
     }
 
