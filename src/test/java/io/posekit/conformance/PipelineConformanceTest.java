@@ -38,6 +38,20 @@ class PipelineConformanceTest {
     private static final List<String> VARIANTS = List.of("gltfpack", "gltfpack-cc", "optimize", "meshopt", "quantize",
             "draco");
 
+    /**
+     * Whether the position tolerance has a floor of 1e-5 × the largest coordinate (the matrices' relative tolerance):
+     * gltfpack's RecursiveSkeletons meshes are 3 units across and 100 from the origin, placed by a dequantizing node
+     * transform after 10 resampled, quantized joints, and differ from three's by up to 5e-4 (65 float32 ulps at 101),
+     * over the 1e-4 × 3 the mesh's size alone allows.
+     */
+    private static final boolean PLACEMENT_FLOOR = true;
+
+    /**
+     * quad_skin has 12 influences per vertex; three skins with the first 4 (see the README), which the tools'
+     * requantized weights make visible (the originals' rest pose hides it): its vertices are not compared.
+     */
+    private static final String MORE_THAN_FOUR_INFLUENCES = "-quad_skin__";
+
     @LocalServerPort
     int port;
 
@@ -62,8 +76,9 @@ class PipelineConformanceTest {
         assertThat(files).as("expected files of the pipeline variants").hasSizeGreaterThanOrEqualTo(100);
         PosekitClient client = new PosekitClient(port);
         Stream<DynamicNode> oracle = files.stream().map(file -> DynamicContainer.dynamicContainer(
-                file.getFileName().toString(),
-                new GltfConformanceTest.AssetCase(client, ConformanceData.read(file), root()).tests()));
+                file.getFileName().toString(), new GltfConformanceTest.AssetCase(client, ConformanceData.read(file),
+                        root(), PLACEMENT_FLOOR, !file.getFileName().toString().contains(MORE_THAN_FOUR_INFLUENCES))
+                        .tests()));
         Stream<DynamicNode> draco = list(root().resolve("assets/draco")).stream().map(dir -> DynamicTest.dynamicTest(
                 "draco " + dir.getFileName() + " is refused naming the extension", () -> dracoRefused(client, dir)));
         return Stream.concat(Stream.of(DynamicTest.dynamicTest("every non-Draco variant has expected files",
