@@ -3,7 +3,7 @@
 #   meshopt-vectors.json       reference vectors for the meshopt decoder (vectors.mjs)
 #   conformance/assets/<variant>/<asset>/<file>.glb   the conformance glTF assets as web pipelines make them:
 #       gltfpack (default: quantized, texture transform), gltfpack -cc (+ meshopt), gltf-transform optimize (meshopt by
-#       default since v4), gltf-transform meshopt, quantize and draco
+#       default since v4), gltf-transform meshopt, quantize, webp (EXT_texture_webp, through sharp) and draco
 #   conformance/expected/<variant>-<asset>__<clip>.json   the oracle's expected outputs for each of those files
 #       (three.js GLTFLoader with MeshoptDecoder / DRACOLoader, through ../shared/tools/oracle)
 #   meshopt-views/<variant>-<asset>.json   every meshopt-compressed buffer view of a file, as npm meshoptimizer decodes it
@@ -42,7 +42,7 @@ for src in "$conformance"/assets/gltf/*/*.gl[tb]*; do
   case "$src" in *.gltf|*.glb) ;; *) continue ;; esac
   name="$(basename "$(dirname "$src")")"
   stem="$(basename "${src%.*}")"
-  for variant in gltfpack gltfpack-cc optimize meshopt quantize draco; do
+  for variant in gltfpack gltfpack-cc optimize meshopt quantize webp draco; do
     dir="$assets/$variant/$name"
     mkdir -p "$dir"
     dst="$dir/$stem.glb"
@@ -52,6 +52,7 @@ for src in "$conformance"/assets/gltf/*/*.gl[tb]*; do
       optimize) cmd=("$bin/gltf-transform" optimize "$src" "$dst" --texture-compress false) ;;
       meshopt) cmd=("$bin/gltf-transform" meshopt "$src" "$dst") ;;
       quantize) cmd=("$bin/gltf-transform" quantize "$src" "$dst") ;;
+      webp) cmd=("$bin/gltf-transform" webp "$src" "$dst") ;;
       draco) cmd=("$bin/gltf-transform" draco "$src" "$dst") ;;
     esac
     if "${cmd[@]}" > "$dir/tool.log" 2>&1; then

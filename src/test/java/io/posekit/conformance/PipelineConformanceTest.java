@@ -23,7 +23,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * The conformance glTF assets as web pipelines make them, through the real HTTP API: {@code tools/gltf-pipeline/run.sh}
  * (CI runs it before the tests) makes gltfpack (quantized, texture-transformed), gltfpack {@code -cc} (+ meshopt),
- * gltf-transform {@code optimize}, {@code meshopt}, {@code quantize} and {@code draco} variants of every asset, and the
+ * gltf-transform {@code optimize}, {@code meshopt}, {@code quantize}, {@code webp} and {@code draco} variants of every
+ * asset, and the
  * oracle's expected outputs for each (three.js GLTFLoader with MeshoptDecoder on the same file, not the original: the
  * tools resample clips and fold dequantization into the inverse bind matrices). Every variant's upload, skinning
  * matrices, model-space pose and skinned positions and normals are checked as {@link GltfConformanceTest} checks the
@@ -36,7 +37,7 @@ class PipelineConformanceTest {
 
     /** The variants run.sh makes (each of every glTF conformance asset). */
     private static final List<String> VARIANTS = List.of("gltfpack", "gltfpack-cc", "optimize", "meshopt", "quantize",
-            "draco");
+            "webp", "draco");
 
     /**
      * Whether the position tolerance has a floor of 1e-5 × the largest coordinate (the matrices' relative tolerance):
@@ -82,7 +83,7 @@ class PipelineConformanceTest {
         Stream<DynamicNode> draco = list(root().resolve("assets/draco")).stream().map(dir -> DynamicTest.dynamicTest(
                 "draco " + dir.getFileName() + " is refused naming the extension", () -> dracoRefused(client, dir)));
         return Stream.concat(Stream.of(DynamicTest.dynamicTest("every non-Draco variant has expected files",
-                () -> assertThat(variantsSeen).containsExactlyInAnyOrderElementsOf(VARIANTS.subList(0, 5)))),
+                () -> assertThat(variantsSeen).containsExactlyInAnyOrderElementsOf(VARIANTS.subList(0, 6)))),
                 Stream.concat(oracle, draco));
     }
 
