@@ -9,7 +9,7 @@ import java.util.Optional;
  * extensions. Whether a format can be imported yet is the business of {@link AssetImporters}.
  */
 public enum AssetFormat {
-    GLTF("gltf", List.of(".glb", ".gltf")),
+    GLTF("gltf", List.of(".glb", ".gltf", ".vrm", ".vrma")),
     COLLADA("collada", List.of(".dae")),
     X("x", List.of(".x")),
     IQM("iqm", List.of(".iqm")),

@@ -9,8 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A glTF 2.0 document being built: its top-level arrays as JSON text and the one binary buffer as blocks, and how
@@ -61,6 +63,9 @@ final class GltfWriter {
     private final Map<Material, Integer> withUv = new IdentityHashMap<>();
     private final Map<Material, Integer> withoutUv = new IdentityHashMap<>();
     private final Map<Material.Texture, Integer> imageIndex = new IdentityHashMap<>();
+    /** Extensions the document uses, and those of them a reader must support, in order of first use. */
+    final Set<String> extensionsUsed = new LinkedHashSet<>();
+    final Set<String> extensionsRequired = new LinkedHashSet<>();
 
     // ---------------------------------------------------------------- blocks, views, accessors
 
@@ -332,7 +337,16 @@ final class GltfWriter {
         if (hasUv && m.baseColorTexture() != null) {
             pbr.append(pbr.isEmpty() ? "" : ",").append("\"baseColorTexture\":{\"index\":")
                     .append(texture(m.baseColorTexture()))
-                    .append(m.baseColorTexCoord() == 0 ? "" : ",\"texCoord\":" + m.baseColorTexCoord()).append('}');
+                    .append(m.baseColorTexCoord() == 0 ? "" : ",\"texCoord\":" + m.baseColorTexCoord());
+            Material.TextureTransform t = m.baseColorTransform();
+            if (t != null) {
+                extensionsUsed.add("KHR_texture_transform");
+                pbr.append(",\"extensions\":{\"KHR_texture_transform\":{\"offset\":")
+                        .append(GltfJson.floats(new float[] {t.offsetU(), t.offsetV()}))
+                        .append(",\"rotation\":").append(GltfJson.number(t.rotation()))
+                        .append(",\"scale\":").append(GltfJson.floats(new float[] {t.scaleU(), t.scaleV()})).append("}}");
+            }
+            pbr.append('}');
         }
         List<String> fields = new ArrayList<>();
         if (m.name() != null) {
@@ -352,6 +366,19 @@ final class GltfWriter {
         if (m.doubleSided()) {
             fields.add("\"doubleSided\":true");
         }
+        List<String> extensions = new ArrayList<>();
+        if (m.unlit()) {
+            extensionsUsed.add("KHR_materials_unlit");
+            extensions.add("\"KHR_materials_unlit\":{}");
+        }
+        if (m.emissiveStrength() != 1) {
+            extensionsUsed.add("KHR_materials_emissive_strength");
+            extensions.add("\"KHR_materials_emissive_strength\":{\"emissiveStrength\":"
+                    + GltfJson.number(m.emissiveStrength()) + "}");
+        }
+        if (!extensions.isEmpty()) {
+            fields.add("\"extensions\":{" + String.join(",", extensions) + "}");
+        }
         materials.add("{" + String.join(",", fields) + "}");
         known.put(m, materials.size() - 1);
         return materials.size() - 1;
@@ -364,7 +391,14 @@ final class GltfWriter {
             images.add("{\"bufferView\":" + view + ",\"mimeType\":" + GltfJson.string(t.mimeType()) + "}");
             image = images.size() - 1;
             imageIndex.put(t, image);
-            textures.add("{\"source\":" + image + "}");
+            if (Material.Texture.WEBP.equals(t.mimeType())) {
+                // core glTF sources are PNG or JPEG only: a WebP image goes under its extension, which is then required
+                extensionsUsed.add("EXT_texture_webp");
+                extensionsRequired.add("EXT_texture_webp");
+                textures.add("{\"extensions\":{\"EXT_texture_webp\":{\"source\":" + image + "}}}");
+            } else {
+                textures.add("{\"source\":" + image + "}");
+            }
         }
         return image; // one texture per image, same index
     }
@@ -384,6 +418,12 @@ final class GltfWriter {
             s.append(",\"extras\":").append(GltfJson.object(extras));
         }
         s.append('}');
+        if (!extensionsUsed.isEmpty()) {
+            s.append(",\"extensionsUsed\":").append(strings(extensionsUsed));
+        }
+        if (!extensionsRequired.isEmpty()) {
+            s.append(",\"extensionsRequired\":").append(strings(extensionsRequired));
+        }
         List<String> roots = new ArrayList<>();
         for (int i : sceneNodes) {
             roots.add(Integer.toString(i));
@@ -406,6 +446,14 @@ final class GltfWriter {
             s.append("}]");
         }
         return s.append('}').toString();
+    }
+
+    private static String strings(Set<String> names) {
+        List<String> quoted = new ArrayList<>();
+        for (String n : names) {
+            quoted.add(GltfJson.string(n));
+        }
+        return "[" + String.join(",", quoted) + "]";
     }
 
     private static void array(StringBuilder s, String name, List<String> elements) {

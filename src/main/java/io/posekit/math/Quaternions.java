@@ -53,7 +53,8 @@ public final class Quaternions {
      * </ul>
      *
      * <p>{@code t} is normally in {@code [0, 1]}; other values extrapolate along the same great circle. The
-     * inputs are expected to be unit quaternions (they are not normalised first); NaN components give NaN
+     * inputs are expected to be unit quaternions (they are not normalised first); a pair whose dot product exceeds 1
+     * (only longer than unit, e.g. dequantized keys) is interpolated linearly and normalized; NaN components give NaN
      * output.
      */
     public static void slerp(float[] a, int ao, float[] b, int bo, double t, float[] out, int o) {
@@ -86,6 +87,20 @@ public final class Quaternions {
         double k0;
         double k1;
         double u = 1 - t;
+        if (d > 1) {
+            // only keys longer than unit (quantized ones: |q|² off 1 by up to ~1e-4) get here: the angle between them is
+            // 0 and the series would extrapolate past it, lengthening the result; normalized lerp, as three.js does
+            double x = u * ax + t * bx;
+            double y = u * ay + t * by;
+            double z = u * az + t * bz;
+            double w = u * aw + t * bw;
+            double inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+            out[o] = (float) (x * inv);
+            out[o + 1] = (float) (y * inv);
+            out[o + 2] = (float) (z * inv);
+            out[o + 3] = (float) (w * inv);
+            return;
+        }
         if (d >= 0.9) {
             // keys up to 51° of rotation apart: 5 terms already give the 2e-9 accuracy
             k0 = u * seriesFactor(u * u, d - 1, NEAR_TERMS);

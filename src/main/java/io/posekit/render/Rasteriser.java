@@ -21,7 +21,9 @@ import java.util.List;
  * weighted by 1/w).
  *
  * <p><b>Surface.</b> Colour = base colour factor × vertex colour ({@code COLOR_0}) × base colour texture (sampled with
- * the coordinate set the material names; bilinear, repeat wrapping, sRGB decoded to linear), all linear; then lit, then encoded to sRGB. Alpha modes are not applied
+ * the coordinate set the material names, through its {@code KHR_texture_transform}; bilinear, repeat wrapping, sRGB
+ * decoded to linear), all linear; then lit (not an unlit material, {@code KHR_materials_unlit}: its colour as it is),
+ * plus the emissive colour × {@code KHR_materials_emissive_strength}, as a viewer adds it; then encoded to sRGB. Alpha modes are not applied
  * (every surface is drawn opaque); the picture's alpha is the share of covered samples (0, 64, 128, 191 or 255) on
  * a transparent background.
  *
@@ -29,7 +31,7 @@ import java.util.List;
  * z towards the viewer): {@code light = 0.30 + 0.85 · max(0, n·key) + 0.35 · max(0, n·fill)} with key from the upper
  * left front {@code (−0.4, 0.6, 0.7)} and fill from the right {@code (0.6, −0.1, 0.5)} (normalised), n the
  * interpolated normal (turned towards the viewer on the back of a double-sided surface), or the face normal facing
- * the viewer where the primitive has no normals. No specular term, shadows or emission.
+ * the viewer where the primitive has no normals. No specular term or shadows.
  *
  * <p>Pictures wider or taller than fit {@value #BAND_PIXELS} pixels are drawn in horizontal bands, each band
  * rasterising the triangles that reach it, so the sample buffers stay bounded whatever the size.
@@ -89,6 +91,9 @@ public final class Rasteriser {
         float[] uvs;
         float[] colors;
         float baseR, baseG, baseB;
+        // emissive colour × strength, linear, added after lighting; unlit: the colour is drawn without lighting
+        float emissiveR, emissiveG, emissiveB;
+        boolean unlit;
         TextureImage texture;
         boolean doubleSided;
     }
@@ -182,7 +187,14 @@ public final class Rasteriser {
         List<float[]> sets = source.texcoordSets();
         float[] uvs = material.baseColorTexCoord() < sets.size() ? sets.get(material.baseColorTexCoord()) : null;
         prim.texture = uvs == null ? null : TextureImage.of(material.baseColorTexture());
-        prim.uvs = prim.texture == null ? null : uvs;
+        // KHR_texture_transform is affine, so transforming the vertices' coordinates transforms every interpolated one
+        Material.TextureTransform transform = material.baseColorTransform();
+        prim.uvs = prim.texture == null ? null : transform == null ? uvs : transform.apply(uvs);
+        float[] emissive = material.emissive();
+        prim.emissiveR = emissive[0];
+        prim.emissiveG = emissive[1];
+        prim.emissiveB = emissive[2];
+        prim.unlit = material.unlit();
     }
 
     private void project(float[] positions, int n, int offset, double[] m) {
@@ -484,15 +496,18 @@ public final class Rasteriser {
                 nz = -nz;
             }
         }
-        float len = (float) Math.sqrt(nx * nx + ny * ny + nz * nz);
-        float light = AMBIENT;
-        if (len > 0) {
-            light += KEY * Math.max(0, (nx * keyX + ny * keyY + nz * keyZ) / len)
-                    + FILL * Math.max(0, (nx * fillX + ny * fillY + nz * fillZ) / len);
+        float light = 1;
+        if (!p.unlit) {
+            float len = (float) Math.sqrt(nx * nx + ny * ny + nz * nz);
+            light = AMBIENT;
+            if (len > 0) {
+                light += KEY * Math.max(0, (nx * keyX + ny * keyY + nz * keyZ) / len)
+                        + FILL * Math.max(0, (nx * fillX + ny * fillY + nz * fillZ) / len);
+            }
         }
-        red = r * light;
-        green = g * light;
-        blue = bl * light;
+        red = r * light + p.emissiveR;
+        green = g * light + p.emissiveG;
+        blue = bl * light + p.emissiveB;
     }
 
     /** Bilinear sample of {@code t} at ({@code u}, {@code v}) (glTF convention, repeat) into red, green, blue (linear). */

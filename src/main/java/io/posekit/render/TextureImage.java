@@ -28,6 +28,19 @@ public final class TextureImage {
     /** Cached for images that cannot be decoded, so they are not tried again. */
     private static final TextureImage NONE = new TextureImage(1, 1, new int[] {-1});
 
+    static {
+        // ImageIO finds its plugins (TwelveMonkeys' WebP reader) through the thread's context class loader; in the
+        // packaged service (a Spring Boot jar of nested jars) only this class's loader sees them, so scan with it
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        try {
+            thread.setContextClassLoader(TextureImage.class.getClassLoader());
+            ImageIO.scanForPlugins();
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
     final int width;
     final int height;
     final int[] argb;
@@ -60,8 +73,8 @@ public final class TextureImage {
     }
 
     /**
-     * The decoded image of {@code texture} (PNG or JPEG, through {@code javax.imageio}), or {@code null} when it cannot
-     * be decoded or is larger than {@value #MAX_SIZE} either way.
+     * The decoded image of {@code texture} (PNG, JPEG or WebP, through {@code javax.imageio} and the TwelveMonkeys WebP
+     * plugin), or {@code null} when it cannot be decoded or is larger than {@value #MAX_SIZE} either way.
      */
     public static TextureImage of(Material.Texture texture) {
         if (texture == null) {

@@ -97,8 +97,8 @@ final class ScalarSlerp implements SlerpKernel {
                 bz = -bz;
                 bw = -bw;
             }
-            if (!(d >= 0.9)) {
-                // keys more than 51° of rotation apart (or NaN): slerp's other branches
+            if (!(d >= 0.9 && d <= 1)) {
+                // keys more than 51° of rotation apart, longer than unit (dot > 1), or NaN: slerp's other branches
                 slerp(v, a + i, count, s, out, o, pair);
                 continue;
             }

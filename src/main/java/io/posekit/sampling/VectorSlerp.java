@@ -75,8 +75,9 @@ final class VectorSlerp implements SlerpKernel {
             by = by.blend(by.neg(), flip);
             bz = bz.blend(bz.neg(), flip);
             bw = bw.blend(bw.neg(), flip);
-            if (!d.compare(VectorOperators.GE, 0.9).allTrue()) {
-                // a pair more than 51° of rotation apart (or NaN) among the four: the scalar code for all four
+            if (!d.compare(VectorOperators.GE, 0.9).and(d.compare(VectorOperators.LE, 1.0)).allTrue()) {
+                // a pair more than 51° of rotation apart, longer than unit (dot > 1) or NaN among the four: the scalar
+                // code for all four
                 ScalarSlerp.tracks(v, a, i, i + LANES, count, s, f, out, nodes, pair);
                 continue;
             }

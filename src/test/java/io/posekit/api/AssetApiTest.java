@@ -134,7 +134,7 @@ class AssetApiTest {
         PosekitClient.Response notes = client().upload("notes.txt", "hello".getBytes(StandardCharsets.UTF_8));
         assertProblem(notes, 415, null);
         assertThat(notes.json().get("detail").asString())
-                .startsWith("no model file in the upload (got notes.txt); supported: gltf (.glb, .gltf), collada (.dae)");
+                .startsWith("no model file in the upload (got notes.txt); supported: gltf (.glb, .gltf, .vrm, .vrma), collada (.dae)");
         assertThat(notes.json().get("detail").asString()).endsWith("fbx (.fbx)");
         // every recognised format has an importer now: a cut-short FBX is an invalid file, not an unsupported one
         PosekitClient.Response fbx = client().upload("rig.fbx", "Kaydara FBX Binary".getBytes(StandardCharsets.UTF_8));

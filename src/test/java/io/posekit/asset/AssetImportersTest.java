@@ -57,7 +57,7 @@ class AssetImportersTest {
         AssetImporters importers = new AssetImporters(List.of(new FakeImporter(null)), ImportLimits.DEFAULT);
         assertThatThrownBy(() -> importers.importUpload(List.of(file("rig.fbx"))))
                 .isInstanceOfSatisfying(ImportException.class, e -> assertThat(e.kind()).isEqualTo(ImportException.Kind.UNSUPPORTED))
-                .hasMessage("format 'fbx' (rig.fbx) is recognised but not supported yet; supported: gltf (.glb, .gltf)");
+                .hasMessage("format 'fbx' (rig.fbx) is recognised but not supported yet; supported: gltf (.glb, .gltf, .vrm, .vrma)");
     }
 
     @Test

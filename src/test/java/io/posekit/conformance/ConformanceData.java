@@ -56,7 +56,12 @@ final class ConformanceData {
 
     /** The files to upload for an expected file: the asset plus the binary siblings next to it. */
     static Map<String, byte[]> uploadFiles(JsonNode expected) {
-        Path main = root().resolve(expected.get("asset").asString());
+        return uploadFiles(root(), expected);
+    }
+
+    /** {@link #uploadFiles(JsonNode)} for an expected file whose {@code asset} path is relative to {@code root}. */
+    static Map<String, byte[]> uploadFiles(Path root, JsonNode expected) {
+        Path main = root.resolve(expected.get("asset").asString());
         Map<String, byte[]> files = new LinkedHashMap<>();
         try {
             files.put(main.getFileName().toString(), Files.readAllBytes(main));

@@ -4,6 +4,7 @@ import io.posekit.asset.collada.DaeBuilder;
 import io.posekit.asset.collada.RobustnessFixture;
 import io.posekit.asset.fbx.FbxTestFiles;
 import io.posekit.asset.gltf.GltfBuilder;
+import io.posekit.asset.gltf.meshopt.MeshoptGlb;
 import io.posekit.asset.iqm.IqmBuilder;
 import io.posekit.asset.md5.Md5Fixtures;
 import io.posekit.asset.x.XTestSupport;
@@ -90,6 +91,9 @@ final class Seeds {
                 seed("gltf", "strip.glb", false, file("strip.glb", strip.toGlb(), Shape.GLB)),
                 seed("gltf", "two-clips.glb", false, file("two-clips.glb", twoClips.toGlb(), Shape.GLB)),
                 seed("gltf", "soup.glb", false, file("soup.glb", GeneratedAssets.skinnedMesh(24, 7), Shape.GLB)),
+                // every view meshopt-compressed (attribute and index streams), on a fallback buffer without data
+                seed("gltf", "meshopt.glb", false, file("meshopt.glb",
+                        MeshoptGlb.compress(twoClips.toGlb(), "EXT_meshopt_compression"), Shape.GLB)),
                 seed("gltf", "embedded.gltf", false,
                         file("embedded.gltf", twoClips.toGltfJson().getBytes(StandardCharsets.UTF_8), Shape.JSON)),
                 seed("gltf", "external.gltf+bin", false, file("strip.gltf", external.jsonBytes(), Shape.JSON),

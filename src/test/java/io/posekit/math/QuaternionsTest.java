@@ -24,6 +24,26 @@ class QuaternionsTest {
         return new float[] {0, 0, (float) Math.sin(h), (float) Math.cos(h)};
     }
 
+    /**
+     * Dequantized keys can be longer than unit (a normalized-short quaternion is off by up to ~1e-4): two such keys
+     * have a dot product above 1, where slerp's weights would extrapolate and lengthen the result. It is the
+     * normalized lerp then (as three.js interpolates them): unit length, halfway between.
+     */
+    @Test
+    void keysLongerThanUnitGiveAUnitResult() {
+        float[] a = {0, 0, 0.38270f * 1.0001f, 0.92390f * 1.0001f};
+        float[] b = {0, 0, 0.38271f * 1.0001f, 0.92389f * 1.0001f};
+        float[] out = new float[4];
+        Quaternions.slerp(a, 0, b, 0, 0.5, out, 0);
+        double length = Math.sqrt(out[2] * (double) out[2] + out[3] * (double) out[3]);
+        assertThat(length).isCloseTo(1.0, within(1e-7));
+        double x = 0.5 * (a[2] + b[2]);
+        double w = 0.5 * (a[3] + b[3]);
+        double n = Math.sqrt(x * x + w * w);
+        assertThat(out[2]).isEqualTo((float) (x / n));
+        assertThat(out[3]).isEqualTo((float) (w / n));
+    }
+
     @Test
     void endpointsAreExact() {
         assertThat(slerp(IDENTITY, Z90, 0)).containsExactly(IDENTITY);

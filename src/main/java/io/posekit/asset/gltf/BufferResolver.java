@@ -49,13 +49,15 @@ final class BufferResolver {
             DecodeBudget budget, ImportWarnings warnings) {
         int bufferCount = doc.count("buffers");
         ByteBuffer[] buffers = new ByteBuffer[bufferCount];
+        int[] declaredLengths = new int[bufferCount];
         for (int i = 0; i < bufferCount; i++) {
             buffers[i] = resolveBuffer(doc, i, main, upload, glbBin, isGlb, budget);
+            declaredLengths[i] = Json.reqInt(doc.element("buffers", i, "buffer"), "byteLength", "buffer " + i);
         }
         int viewCount = doc.count("bufferViews");
         views = new View[viewCount];
         for (int i = 0; i < viewCount; i++) {
-            views[i] = resolveView(doc, i, buffers);
+            views[i] = resolveView(doc, i, buffers, declaredLengths, budget);
         }
         checkImages(doc, main, upload, warnings);
     }
@@ -86,6 +88,9 @@ final class BufferResolver {
         String uri = Json.optString(buffer, "uri", where);
         ByteBuffer data;
         String source;
+        if (uri == null && (!isGlb || i != 0) && MeshoptViews.isPlaceholder(doc, buffer, where)) {
+            return null;
+        }
         if (uri == null) {
             if (!isGlb || i != 0) {
                 throw ImportException.invalid(where + " has no uri; only buffer 0 of a GLB file may refer to the "
@@ -134,7 +139,12 @@ final class BufferResolver {
         }
     }
 
-    private static View resolveView(GltfDocument doc, int i, ByteBuffer[] buffers) {
+    /**
+     * Buffer view {@code i}: a slice of its buffer, or, when it carries a meshopt extension, its decoded data (the
+     * view's own buffer is then only the fallback, which may be a placeholder without data).
+     */
+    private static View resolveView(GltfDocument doc, int i, ByteBuffer[] buffers, int[] declaredLengths,
+            DecodeBudget budget) {
         String where = "bufferView " + i;
         JsonNode view = doc.element("bufferViews", i, "bufferView");
         int buffer = Json.checkIndex(Json.reqInt(view, "buffer", where), buffers.length, "buffer", where);
@@ -146,10 +156,15 @@ final class BufferResolver {
         if (byteLength < 1) {
             throw ImportException.invalid(where + ": byteLength " + byteLength + " must be at least 1");
         }
-        int capacity = buffers[buffer].capacity();
+        int capacity = buffers[buffer] == null ? declaredLengths[buffer] : buffers[buffer].capacity();
         if ((long) byteOffset + byteLength > capacity) {
             throw ImportException.invalid(where + ": byteOffset " + byteOffset + " + byteLength " + byteLength
                     + " exceeds buffer " + buffer + " byteLength " + capacity);
+        }
+        JsonNode meshopt = MeshoptViews.extension(view, where);
+        if (meshopt == null && buffers[buffer] == null) {
+            throw ImportException.invalid(where + " refers to buffer " + buffer + ", a meshopt fallback buffer without "
+                    + "data, but is not compressed");
         }
         int byteStride = 0;
         if (Json.has(view, "byteStride")) {
@@ -159,7 +174,9 @@ final class BufferResolver {
                         + " must be a multiple of 4 between 4 and 252");
             }
         }
-        ByteBuffer data = buffers[buffer].slice(byteOffset, byteLength).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer data = meshopt != null
+                ? MeshoptViews.decode(meshopt, MeshoptViews.extensionName(view), where, byteLength, buffers, budget)
+                : buffers[buffer].slice(byteOffset, byteLength).order(ByteOrder.LITTLE_ENDIAN);
         return new View(i, data, byteStride);
     }
 

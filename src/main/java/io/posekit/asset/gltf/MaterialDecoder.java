@@ -14,9 +14,13 @@ import tools.jackson.databind.JsonNode;
 /**
  * Decodes glTF materials into format-neutral {@link Material}s, each once per import (primitives that use the
  * same material share the object): name, {@code pbrMetallicRoughness} base colour, metallic and roughness factors,
- * emissive factor, alpha mode and cutoff, double-sidedness, and the base colour texture's image when it is a PNG
- * or JPEG the upload holds (a buffer view, a base64 {@code data:} URI or another uploaded file) and is sampled
- * with {@code TEXCOORD_0}. Texture samplers, texture transforms and the other textures are not carried.
+ * emissive factor, alpha mode and cutoff, double-sidedness, and the base colour texture's image when it is a PNG,
+ * JPEG or WebP ({@code EXT_texture_webp}) image the upload holds (a buffer view, a base64 {@code data:} URI or another
+ * uploaded file), with its coordinate set and {@code KHR_texture_transform}. Extensions read:
+ * {@code KHR_materials_pbrSpecularGlossiness} (its diffuse colour and texture as the base colour),
+ * {@code KHR_materials_unlit}, {@code KHR_materials_emissive_strength}; a {@code KHR_texture_basisu} (KTX2) image
+ * falls back to the core image or the base colour factor, with a warning. Texture samplers and the other textures are
+ * not carried.
  *
  * <p>Materials were not read before this decoder existed, so a material that cannot be used (a malformed field,
  * a missing image) never fails the import: it is reported as a warning and the primitive gets no material, or the
@@ -83,13 +87,25 @@ final class MaterialDecoder {
         String where = "material " + index;
         JsonNode m = doc.element("materials", index, "material");
         String name = Json.optString(m, "name", where);
+        JsonNode extensions = Json.optObject(m, "extensions", where);
         float[] baseColor = {1, 1, 1, 1};
         float metallic = 1;
         float roughness = 1;
-        Material.Texture texture = null;
-        int texCoord = 0;
+        BaseTexture base = BaseTexture.NONE;
         JsonNode pbr = Json.optObject(m, "pbrMetallicRoughness", where);
-        if (pbr != null) {
+        JsonNode specGloss = extensions == null ? null
+                : Json.optObject(extensions, "KHR_materials_pbrSpecularGlossiness", where + " extensions");
+        if (specGloss != null) {
+            // older Sketchfab exports: the diffuse colour and texture are the base colour; no metal, gloss as smoothness
+            String sw = where + " KHR_materials_pbrSpecularGlossiness";
+            float[] f = Json.optFloats(specGloss, "diffuseFactor", 4, sw);
+            if (f != null) {
+                baseColor = unit(f, "diffuseFactor", sw);
+            }
+            metallic = 0;
+            roughness = 1 - unit(number(specGloss, "glossinessFactor", 1, sw), "glossinessFactor", sw);
+            base = baseTexture(Json.optObject(specGloss, "diffuseTexture", sw), sw + " diffuseTexture");
+        } else if (pbr != null) {
             String pw = where + " pbrMetallicRoughness";
             float[] f = Json.optFloats(pbr, "baseColorFactor", 4, pw);
             if (f != null) {
@@ -97,22 +113,21 @@ final class MaterialDecoder {
             }
             metallic = unit(number(pbr, "metallicFactor", 1, pw), "metallicFactor", pw);
             roughness = unit(number(pbr, "roughnessFactor", 1, pw), "roughnessFactor", pw);
-            JsonNode info = Json.optObject(pbr, "baseColorTexture", pw);
-            if (info != null) {
-                try {
-                    texture = texture(info, pw + " baseColorTexture");
-                    texCoord = texture == null ? 0 : Json.optInt(info, "texCoord", 0, pw + " baseColorTexture");
-                } catch (ImportException e) {
-                    budget.checkTimeNow();
-                    if (e.kind() != ImportException.Kind.INVALID) {
-                        throw e;
-                    }
-                    warnings.add(e.getMessage() + "; the texture is not carried");
-                }
-            }
+            base = baseTexture(Json.optObject(pbr, "baseColorTexture", pw), pw + " baseColorTexture");
         }
         float[] emissive = Json.optFloats(m, "emissiveFactor", 3, where);
         emissive = emissive == null ? new float[3] : unit(emissive, "emissiveFactor", where);
+        boolean unlit = extensions != null && Json.optObject(extensions, "KHR_materials_unlit", where + " extensions") != null;
+        float emissiveStrength = 1;
+        JsonNode strength = extensions == null ? null
+                : Json.optObject(extensions, "KHR_materials_emissive_strength", where + " extensions");
+        if (strength != null) {
+            emissiveStrength = number(strength, "emissiveStrength", 1, where + " KHR_materials_emissive_strength");
+            if (emissiveStrength < 0) {
+                throw ImportException.invalid(where + " KHR_materials_emissive_strength: emissiveStrength "
+                        + emissiveStrength + " is negative");
+            }
+        }
         String alpha = Json.optString(m, "alphaMode", where);
         Material.AlphaMode alphaMode = Material.AlphaMode.OPAQUE;
         if (alpha != null) {
@@ -128,11 +143,67 @@ final class MaterialDecoder {
             throw ImportException.invalid(where + ": alphaCutoff " + cutoff + " is negative");
         }
         boolean doubleSided = Json.optBoolean(m, "doubleSided", false, where);
-        return new Material(name, baseColor, metallic, roughness, emissive, alphaMode, cutoff, doubleSided, texture,
-                texCoord);
+        return new Material(name, baseColor, metallic, roughness, emissive, alphaMode, cutoff, doubleSided,
+                base.texture(), base.texCoord(), base.transform(), unlit, emissiveStrength);
     }
 
-    /** The image of a texture info, or {@code null} (with a warning) when it cannot be carried. */
+    /** A base colour texture as carried: its image, coordinate set and transform. */
+    private record BaseTexture(Material.Texture texture, int texCoord, Material.TextureTransform transform) {
+        static final BaseTexture NONE = new BaseTexture(null, 0, null);
+    }
+
+    /**
+     * The base colour texture of texture info {@code info} ({@code null}: none): its image, its {@code texCoord}, and
+     * its {@code KHR_texture_transform} (whose own {@code texCoord} overrides the info's). A texture that cannot be
+     * carried is reported as a warning and left out.
+     */
+    private BaseTexture baseTexture(JsonNode info, String where) {
+        if (info == null) {
+            return BaseTexture.NONE;
+        }
+        try {
+            Material.Texture texture = texture(info, where);
+            if (texture == null) {
+                return BaseTexture.NONE;
+            }
+            int texCoord = Json.optInt(info, "texCoord", 0, where);
+            Material.TextureTransform transform = null;
+            JsonNode extensions = Json.optObject(info, "extensions", where);
+            JsonNode tt = extensions == null ? null
+                    : Json.optObject(extensions, "KHR_texture_transform", where + " extensions");
+            if (tt != null) {
+                String tw = where + " KHR_texture_transform";
+                float[] offset = Json.optFloats(tt, "offset", 2, tw);
+                float[] scale = Json.optFloats(tt, "scale", 2, tw);
+                offset = offset == null ? new float[2] : offset;
+                scale = scale == null ? new float[] {1, 1} : scale;
+                float rotation = number(tt, "rotation", 0, tw);
+                transform = new Material.TextureTransform(offset[0], offset[1], rotation, scale[0], scale[1]);
+                texCoord = Json.optInt(tt, "texCoord", texCoord, tw);
+                if (texCoord < 0) {
+                    throw ImportException.invalid(tw + ": texCoord " + texCoord + " is negative");
+                }
+            }
+            return new BaseTexture(texture, texCoord, transform);
+        } catch (ImportException e) {
+            budget.checkTimeNow();
+            if (e.kind() != ImportException.Kind.INVALID) {
+                throw e;
+            }
+            warnings.add(e.getMessage() + "; the texture is not carried");
+            return BaseTexture.NONE;
+        } catch (IllegalArgumentException e) {
+            warnings.add(where + ": " + e.getMessage() + "; the texture is not carried");
+            return BaseTexture.NONE;
+        }
+    }
+
+    /**
+     * The image of a texture info, or {@code null} (with a warning) when it cannot be carried: the
+     * {@code EXT_texture_webp} source when there is one (as a viewer that decodes WebP prefers it), else the core
+     * {@code source}; a {@code KHR_texture_basisu} (KTX2) image is never decoded, so its texture falls back to the
+     * core source, or to no texture (the base colour factor), with a warning either way.
+     */
     private Material.Texture texture(JsonNode info, String where) {
         int textureIndex = Json.reqInt(info, "index", where);
         int texCoord = Json.optInt(info, "texCoord", 0, where);
@@ -141,18 +212,35 @@ final class MaterialDecoder {
         }
         JsonNode texture = doc.element("textures", textureIndex, "texture");
         String tw = "texture " + textureIndex;
+        JsonNode extensions = Json.optObject(texture, "extensions", tw);
+        JsonNode webp = extensions == null ? null : Json.optObject(extensions, "EXT_texture_webp", tw + " extensions");
+        JsonNode basisu = extensions == null ? null : Json.optObject(extensions, "KHR_texture_basisu", tw + " extensions");
+        if (webp != null) {
+            return source(webp, tw + " EXT_texture_webp");
+        }
+        if (basisu != null) {
+            warnings.add(tw + " is a KTX2/Basis image (KHR_texture_basisu), which posekit does not decode; "
+                    + (Json.has(texture, "source") ? "its fallback image is used" : "the base colour factor alone is used"));
+        }
         if (!Json.has(texture, "source")) {
-            warnings.add(tw + " has no PNG or JPEG source (only an extension's image); it is not carried");
+            if (basisu == null) {
+                warnings.add(tw + " has no PNG, JPEG or WebP source (only an extension's image); it is not carried");
+            }
             return null;
         }
-        int image = Json.checkIndex(Json.reqInt(texture, "source", tw), images.length, "source image", tw);
+        return source(texture, tw);
+    }
+
+    /** The image named by {@code source} of {@code holder} (a texture or its WebP extension), decoded once. */
+    private Material.Texture source(JsonNode holder, String where) {
+        int image = Json.checkIndex(Json.reqInt(holder, "source", where), images.length, "source image", where);
         if (images[image] == null) {
             images[image] = Optional.ofNullable(image(image));
         }
         return images[image].orElse(null);
     }
 
-    /** The bytes of image {@code index} if they are a PNG or JPEG, else {@code null} with a warning. */
+    /** The bytes of image {@code index} if they are a PNG, JPEG or WebP image, else {@code null} with a warning. */
     private Material.Texture image(int index) {
         String where = "image " + index;
         JsonNode image = doc.element("images", index, "image");
@@ -180,7 +268,7 @@ final class MaterialDecoder {
         }
         String mime = Material.Texture.sniff(bytes);
         if (mime == null) {
-            warnings.add(where + " is neither a PNG nor a JPEG image; the texture is not carried");
+            warnings.add(where + " is not a PNG, JPEG or WebP image; the texture is not carried");
             return null;
         }
         return new Material.Texture(mime, bytes);

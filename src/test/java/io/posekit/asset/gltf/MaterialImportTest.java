@@ -67,7 +67,7 @@ class MaterialImportTest {
         image.remove("bufferView");
         image.put("uri", "data:image/png;base64,AAAA");
         ImportScene scene = importGlb(b.toGlb());
-        assertThat(scene.warnings()).containsExactly("image 0 is neither a PNG nor a JPEG image; the texture is not carried");
+        assertThat(scene.warnings()).containsExactly("image 0 is not a PNG, JPEG or WebP image; the texture is not carried");
         assertThat(scene.meshes().getFirst().primitives().getFirst().material().baseColorTexture()).isNull();
         assertThat(scene.meshes().getFirst().primitives().getFirst().material().name()).isEqualTo("Skin");
 
