@@ -92,7 +92,8 @@ class ApiConfiguration {
         List<ApiRoutes> sets = new ArrayList<>(routeSets.orderedStream().toList());
         sets.forEach(s -> s.register(routes));
         ApiServer.Edge edge = new ApiServer.Edge(access, new CorsPolicy(cors.config()), rates,
-                new UploadBudget(properties.http().maxUploadBytesInFlight().toBytes()), properties.http().writeTimeout());
+                new UploadBudget(properties.http().maxUploadBytesInFlight().toBytes()), properties.http().writeTimeout(),
+                properties.http().requestTimeout());
         // a 304 only for an asset the caller's tenant holds: it must not tell that another tenant's exists
         ConditionalRequests conditional = new ConditionalRequests((e, id) -> repository.reference(e.caller().tenant(), id)
                 .isPresent() && store.find(id).isPresent() && store.corruption(id).isEmpty(), access.isOpen());
@@ -101,8 +102,9 @@ class ApiConfiguration {
 
     /**
      * The server's timeouts against slow and stalled clients: a deadline for a request's line and headers
-     * ({@link HeaderDeadline}), and Reactor Netty's read timeout (the longest pause in a body) and request timeout
-     * (the longest a whole body may take).
+     * ({@link HeaderDeadline}) and Reactor Netty's read timeout (the longest pause in a body). The longest a whole
+     * body may take is checked by {@link ApiServer} as the body arrives (Reactor Netty's request timeout schedules a
+     * task per request, which its scheduler keeps for the whole timeout even once cancelled).
      */
     @Bean
     NettyServerCustomizer edgeTimeouts(PosekitProperties properties) {
@@ -110,7 +112,6 @@ class ApiConfiguration {
         HeaderDeadline headers = new HeaderDeadline(http.headerTimeout());
         return server -> server
                 .readTimeout(http.readTimeout())
-                .requestTimeout(http.requestTimeout())
                 .doOnChannelInit((observer, channel, remote) -> channel.pipeline()
                         .addFirst("posekit.headerDeadline", headers.rawSide()))
                 .doOnConnection(connection -> connection.addHandlerFirst("posekit.requestSeen", headers.decodedSide()));

@@ -59,15 +59,16 @@ public final class ApiServer {
      * a streamed answer waits for a client that stopped reading.
      *
      * @param writeTimeout the longest a stream waits for demand before it gives up and the connection is closed
+     * @param requestTimeout the longest a whole request body may take to arrive
      */
     public record Edge(AccessPolicy access, CorsPolicy cors, RateLimits rates, UploadBudget uploads,
-            java.time.Duration writeTimeout) {
+            java.time.Duration writeTimeout, java.time.Duration requestTimeout) {
 
         /** No authentication, no CORS, no rate limits (tests of the server alone). */
         public static Edge open(long uploadBytesInFlight) {
             return new Edge(new AccessPolicy(true, null, List.of()), new CorsPolicy(null),
                     new RateLimits(t -> RateLimits.Rate.UNLIMITED), new UploadBudget(uploadBytesInFlight),
-                    java.time.Duration.ofSeconds(60));
+                    java.time.Duration.ofSeconds(60), java.time.Duration.ofMinutes(10));
         }
     }
 
@@ -363,13 +364,22 @@ public final class ApiServer {
         // come, so a 3 MB upload is not grown by doubling all the way and trimmed; never allocated up front, so a
         // client declaring a large length and sending little costs at most four times what it sent
         long declared = declaredLength(call.headers.get(HttpHeaderNames.CONTENT_LENGTH), route.maxBody());
+        long deadline = System.nanoTime() + edge.requestTimeout().toNanos();
         return call.request.receive()
                 .reduceWith(() -> new BodyBytes(route.maxBody(), route.maxBodyText(), declared, grown -> {
                     if (!edge.uploads().reserve(grown)) {
                         throw uploadsBusy();
                     }
                     call.reservedBytes += grown;
-                }), BodyBytes::add)
+                }), (bytes, piece) -> {
+                    // a body that keeps trickling escapes the read timeout (each piece resets it), not this
+                    if (System.nanoTime() - deadline > 0) {
+                        throw new ApiException(org.springframework.http.HttpStatus.REQUEST_TIMEOUT, "Request timeout",
+                                "the request body took longer than posekit.http.request-timeout to arrive")
+                                .withHeader("Connection", "close");
+                    }
+                    return bytes.add(piece);
+                })
                 .map(BodyBytes::bytes)
                 .defaultIfEmpty(new byte[0]);
     }

@@ -22,7 +22,6 @@ import tools.jackson.core.JacksonException;
 public final class Problems {
 
     public static final String PROBLEM_JSON = "application/problem+json";
-    private static final String REQUEST_TIMEOUT = "reactor.netty.http.server.RequestTimeoutException";
     private static final Logger log = LoggerFactory.getLogger(Problems.class);
 
     /** The answer to {@code failure} of a request for {@code path} (the problem's {@code instance}). */
@@ -62,10 +61,6 @@ public final class Problems {
                     "the request body stopped arriving (posekit.http.read-timeout)", path).header("Connection", "close");
             case JacksonException e -> problem(400, "Invalid body", "the body is not the JSON expected here: "
                     + e.getOriginalMessage(), path);
-            // Reactor Netty's request timeout (its exception class is not public)
-            case RuntimeException e when e.getClass().getName().equals(REQUEST_TIMEOUT) -> problem(408,
-                    "Request timeout", "the request body took longer than posekit.http.request-timeout to arrive", path)
-                    .header("Connection", "close");
             default -> {
                 log.error("unexpected failure", failure);
                 yield problem(500, "Internal error", "the server failed unexpectedly; the failure has been logged", path);

@@ -41,6 +41,8 @@ public final class ApiKeys {
 
     private final Path file;
     private volatile List<Entry> entries = List.of();
+    /** The entries by their hash. */
+    private volatile java.util.Map<java.nio.ByteBuffer, Entry> byHash = java.util.Map.of();
     private volatile FileTime readModified;
     private volatile long readSize = -1;
 
@@ -62,7 +64,16 @@ public final class ApiKeys {
     /** Keys given in memory (tests). */
     ApiKeys(List<Entry> entries) {
         this.file = null;
-        this.entries = List.copyOf(entries);
+        install(entries);
+    }
+
+    private void install(List<Entry> parsed) {
+        java.util.Map<java.nio.ByteBuffer, Entry> index = new java.util.HashMap<>();
+        for (Entry e : parsed) {
+            index.putIfAbsent(java.nio.ByteBuffer.wrap(e.hash()), e);
+        }
+        byHash = java.util.Map.copyOf(index);
+        entries = List.copyOf(parsed);
     }
 
     /** How many keys are known. */
@@ -73,14 +84,8 @@ public final class ApiKeys {
     /** The caller a presented key stands for, or empty when it is not a known key. */
     public Optional<Caller> find(String key) {
         byte[] hash = sha256(key);
-        Caller found = null;
-        for (Entry e : entries) {
-            // every entry compared, whatever matched: the lookup takes the same time for any key
-            if (MessageDigest.isEqual(hash, e.hash()) && found == null) {
-                found = e.caller();
-            }
-        }
-        return Optional.ofNullable(found);
+        Entry e = byHash.get(java.nio.ByteBuffer.wrap(hash));
+        return e != null && MessageDigest.isEqual(hash, e.hash()) ? Optional.of(e.caller()) : Optional.empty();
     }
 
     /** Reads the file again when it changed since last read; keeps the last keys when it cannot be read. */
@@ -114,7 +119,7 @@ public final class ApiKeys {
             parsed.add(parse(content, i + 1));
         }
         boolean changed = readModified != null;
-        entries = List.copyOf(parsed);
+        install(parsed);
         readModified = modified;
         readSize = size;
         log.info("{} {} API keys from {}", changed ? "reloaded" : "read", parsed.size(), file);
@@ -150,12 +155,19 @@ public final class ApiKeys {
 
     /** The SHA-256 of a key's UTF-8 bytes: what the file holds. */
     public static byte[] sha256(String key) {
+        MessageDigest sha = SHA256.get();
+        sha.reset();
+        return sha.digest(key.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A digest per thread: {@code MessageDigest.getInstance} costs more than the hash of a key. */
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
         }
-    }
+    });
 
     /** A new random key ({@value #PREFIX} and 43 base64url characters: 256 bits). */
     public static String generate() {
