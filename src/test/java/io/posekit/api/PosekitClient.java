@@ -164,6 +164,8 @@ public final class PosekitClient {
     }
 
     private Response send(HttpRequest.Builder request) {
+        // an answer that never comes fails the test that waits for it, with the request named
+        request.timeout(java.time.Duration.ofSeconds(60));
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }

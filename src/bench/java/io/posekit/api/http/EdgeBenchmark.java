@@ -35,8 +35,8 @@ import org.springframework.web.util.pattern.PathPatternParser;
  * docs/performance.md: multipart parsing ({@link MultipartBody} against Netty's {@link HttpPostMultipartRequestDecoder},
  * in memory, on an upload of {@code size} bytes in two parts), route lookup ({@link Router} against Spring's
  * {@link PathPattern}s, first match in specificity order, as WebFlux's handler mapping does, over posekit's route
- * templates), and authentication from a bearer token ({@link Authenticator}: an API key among 100, hashed and
- * compared with all in constant time; a JWT validated before, from the cache; a JWT's full validation).
+ * templates), and authentication from a bearer token ({@link Authenticator}: an API key among 100, hashed, looked up
+ * by its hash and compared in constant time; a JWT validated before, from the cache; a JWT's full validation).
  */
 @State(org.openjdk.jmh.annotations.Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

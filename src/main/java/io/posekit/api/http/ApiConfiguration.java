@@ -112,9 +112,15 @@ class ApiConfiguration {
         HeaderDeadline headers = new HeaderDeadline(http.headerTimeout());
         return server -> server
                 .readTimeout(http.readTimeout())
-                .doOnChannelInit((observer, channel, remote) -> channel.pipeline()
-                        .addFirst("posekit.headerDeadline", headers.rawSide()))
-                .doOnConnection(connection -> connection.addHandlerFirst("posekit.requestSeen", headers.decodedSide()));
+                .doOnChannelInit((observer, channel, remote) -> {
+                    // both for the connection's life: a handler added per request (Connection.addHandlerFirst) is
+                    // removed when that request ends and comes back only after the next one is decoded
+                    channel.pipeline().addFirst("posekit.headerDeadline", headers.rawSide());
+                    if (channel.pipeline().get(reactor.netty.NettyPipeline.HttpCodec) != null) {
+                        channel.pipeline().addAfter(reactor.netty.NettyPipeline.HttpCodec, "posekit.requestSeen",
+                                headers.decodedSide());
+                    }
+                });
     }
 
     /**

@@ -47,6 +47,8 @@ public final class ApiServer {
     private final Problems problems;
     private final ConditionalRequests conditional;
     private final MeterRegistry meters;
+    /** Streamed answers given up because their client stopped reading. */
+    private final io.micrometer.core.instrument.Counter writeTimeouts;
     private final Edge edge;
     private final ConcurrentHashMap<TimerKey, Timer> timers = new ConcurrentHashMap<>();
 
@@ -85,6 +87,9 @@ public final class ApiServer {
         this.problems = problems;
         this.conditional = conditional;
         this.meters = meters;
+        this.writeTimeouts = io.micrometer.core.instrument.Counter.builder("posekit.http.write.timeouts")
+                .description("Streamed answers cut off because the client read nothing for the write timeout")
+                .register(meters);
         this.edge = edge;
     }
 
@@ -95,6 +100,11 @@ public final class ApiServer {
     /** What guards the server's edge. */
     public Edge edge() {
         return edge;
+    }
+
+    /** How many streamed answers were cut off since start because their client read nothing for the write timeout. */
+    public long writeTimeouts() {
+        return (long) writeTimeouts.count();
     }
 
     /** Whether this server answers the request (by its path). */
@@ -504,7 +514,8 @@ public final class ApiServer {
         return Flux.<ByteBuf>create(sink -> {
             try {
                 workers.execute(() -> {
-                    try (OutputStream out = new SinkOutputStream(sink, channel, edge.writeTimeout().toNanos())) {
+                    try (OutputStream out = new SinkOutputStream(sink, channel, edge.writeTimeout().toNanos(),
+                            writeTimeouts)) {
                         body.writeTo(out);
                     } catch (Throwable e) {
                         if (!sink.isCancelled()) {
@@ -528,12 +539,15 @@ public final class ApiServer {
         private final FluxSink<ByteBuf> sink;
         private final io.netty.channel.Channel channel;
         private final long writeTimeoutNanos;
+        private final io.micrometer.core.instrument.Counter timeouts;
         private final byte[] chunk = new byte[STREAM_CHUNK];
         private int size;
 
         /** @param channel the connection, or {@code null} when unknown (then only the demand is waited for) */
-        SinkOutputStream(FluxSink<ByteBuf> sink, io.netty.channel.Channel channel, long writeTimeoutNanos) {
+        SinkOutputStream(FluxSink<ByteBuf> sink, io.netty.channel.Channel channel, long writeTimeoutNanos,
+                io.micrometer.core.instrument.Counter timeouts) {
             this.sink = sink;
+            this.timeouts = timeouts;
             this.channel = channel;
             this.writeTimeoutNanos = writeTimeoutNanos;
         }
@@ -572,6 +586,7 @@ public final class ApiServer {
                 }
                 if (System.nanoTime() - since > writeTimeoutNanos) {
                     // a client that stopped reading must not hold a worker and the answer's state forever
+                    timeouts.increment();
                     if (channel != null) {
                         channel.close();
                     }

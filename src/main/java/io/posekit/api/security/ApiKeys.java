@@ -20,9 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * API keys for deployments without an OAuth2 issuer: bearer tokens starting with {@value #PREFIX}, each naming a
  * tenant and its scopes. Only their SHA-256 hashes are kept (in the file and in memory): the keys are 256-bit random
- * strings, so a plain hash is as strong as a password hash would be and costs a microsecond. A presented key is
- * hashed and compared with every known hash in constant time ({@link MessageDigest#isEqual}, no early exit), so the
- * time of a lookup tells nothing of how close a guess was.
+ * strings, so a plain hash is as strong as a password hash would be and costs 0.2 µs. A presented key is hashed and
+ * looked up by its hash, then compared in constant time ({@link MessageDigest#isEqual}); the time of a lookup depends
+ * only on the hash of the guess, which tells nothing of how close the guess was to a key.
  *
  * <p>The file has one key per line: {@code <sha256-hex> <tenant> <scope>[,<scope>…] [name]} ({@code #} starts a
  * comment). It is read again when its modification time or size changes ({@link #reloadIfChanged}, called
@@ -45,6 +45,8 @@ public final class ApiKeys {
     private volatile java.util.Map<java.nio.ByteBuffer, Entry> byHash = java.util.Map.of();
     private volatile FileTime readModified;
     private volatile long readSize = -1;
+    /** Why the last reload failed, so that a file gone for good is reported once, not every period. */
+    private volatile String lastFailure;
 
     /**
      * Reads the key file.
@@ -95,9 +97,14 @@ public final class ApiKeys {
         }
         try {
             load();
+            lastFailure = null;
         } catch (IOException | IllegalStateException e) {
-            log.warn("the API key file {} could not be read again, keeping the {} keys read before: {}", file,
-                    entries.size(), e.getMessage());
+            String failure = e.getClass().getSimpleName() + ": " + e.getMessage();
+            if (!failure.equals(lastFailure)) {
+                log.warn("the API key file {} could not be read again, keeping the {} keys read before "
+                        + "(reported once until it changes): {}", file, entries.size(), failure);
+            }
+            lastFailure = failure;
         }
     }
 
