@@ -67,6 +67,8 @@ class UploadFuzzTest {
     MeterRegistry meters;
 
     @Test
+    // 35 000 uploads: about 90 s on an idle CI machine, several times that on a busy one
+    @org.junit.jupiter.api.Timeout(value = 20, unit = java.util.concurrent.TimeUnit.MINUTES)
     void everyMutantEndsInSuccessOrAPreciseProblemWithBoundedHeap() throws Exception {
         FuzzClient client = new FuzzClient(port, BUDGET.multipliedBy(6));
         Map<String, List<Seed>> seeds = new LinkedHashMap<>();
