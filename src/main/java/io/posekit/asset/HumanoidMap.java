@@ -14,11 +14,16 @@ import java.util.Objects;
  * VRM 0.x's thumb names are translated to 1.0's ({@code thumbProximal → thumbMetacarpal},
  * {@code thumbIntermediate → thumbProximal}). Immutable.
  *
- * @param kind where the map came from, which also says which way the model faces
- * @param bones bone name → node (a rig node index in a {@link Model}, an {@link ImportScene} node index in a scene),
- *     in the file's order; no node twice
+ * <p>{@link #kind()} says where the map came from, and so which way the model faces; {@link #bones()} maps bone name
+ * → node (a rig node index in a {@link Model}, an {@link ImportScene} node index in a scene), in the file's order,
+ * no node twice.
  */
-public record HumanoidMap(Kind kind, Map<String, Integer> bones) {
+public final class HumanoidMap {
+
+    private final Kind kind;
+    private final Map<String, Integer> bones;
+    /** The inverse of {@link #bones}: node → bone. */
+    private final Map<Integer, String> nodes;
 
     /** The extension the map came from. */
     public enum Kind {
@@ -41,9 +46,31 @@ public record HumanoidMap(Kind kind, Map<String, Integer> bones) {
         }
     }
 
-    public HumanoidMap {
-        Objects.requireNonNull(kind, "kind");
-        bones = Collections.unmodifiableMap(new LinkedHashMap<>(bones));
+    /**
+     * A map of {@code kind} naming {@code bones}.
+     *
+     * @throws IllegalArgumentException when a node is two bones
+     */
+    public HumanoidMap(Kind kind, Map<String, Integer> bones) {
+        this.kind = Objects.requireNonNull(kind, "kind");
+        this.bones = Collections.unmodifiableMap(new LinkedHashMap<>(bones));
+        Map<Integer, String> inverse = new java.util.HashMap<>();
+        for (Map.Entry<String, Integer> e : bones.entrySet()) {
+            if (inverse.putIfAbsent(e.getValue(), e.getKey()) != null) {
+                throw new IllegalArgumentException("node " + e.getValue() + " is two bones");
+            }
+        }
+        this.nodes = Collections.unmodifiableMap(inverse);
+    }
+
+    /** Where the map came from. */
+    public Kind kind() {
+        return kind;
+    }
+
+    /** Bone name → node, in the file's order. */
+    public Map<String, Integer> bones() {
+        return bones;
     }
 
     /** Whether the model's front is −Z (VRM 0.x) rather than glTF's +Z. */
@@ -53,12 +80,7 @@ public record HumanoidMap(Kind kind, Map<String, Integer> bones) {
 
     /** The bone node {@code node} is, or {@code null}. */
     public String boneOf(int node) {
-        for (Map.Entry<String, Integer> e : bones.entrySet()) {
-            if (e.getValue() == node) {
-                return e.getKey();
-            }
-        }
-        return null;
+        return nodes.get(node);
     }
 
     /** The same map with every node renumbered through {@code newIndex} (entries mapping to −1 dropped). */
@@ -71,5 +93,20 @@ public record HumanoidMap(Kind kind, Map<String, Integer> bones) {
             }
         }
         return new HumanoidMap(kind, out);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof HumanoidMap h && h.kind == kind && h.bones.equals(bones);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * kind.hashCode() + bones.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return kind.label() + " humanoid " + bones;
     }
 }
