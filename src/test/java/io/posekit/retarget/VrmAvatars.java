@@ -23,7 +23,7 @@ import tools.jackson.databind.node.ObjectNode;
  * avatar is the rig turned 180° about Y (it faces −Z, as VRM 0.x models do); the others face +Z. Each is a GLB that
  * goes through posekit's glTF importer.
  */
-final class VrmAvatars {
+public final class VrmAvatars {
 
     /** Mixamo joint names of {@link Skeletons#humanoid()} and the VRM humanoid bones they are. */
     static final Map<String, String> BONES = new LinkedHashMap<>();
@@ -41,13 +41,14 @@ final class VrmAvatars {
         }
     }
 
-    enum Kind { VRM0, VRM1, VRMA }
+    /** VRM 0.x avatar, VRM 1.0 avatar, VRM animation. */
+    public enum Kind { VRM0, VRM1, VRMA }
 
     private VrmAvatars() {
     }
 
     /** The node name of rig joint {@code i} in the generated files. */
-    static String nodeName(int i) {
+    public static String nodeName(int i) {
         return String.format("bone_%02d", i);
     }
 
@@ -56,7 +57,7 @@ final class VrmAvatars {
      * (tracks on the humanoid rig's node indices, LINEAR rotations and translations), when not {@code null}, becomes
      * animation {@code clip.name()} (turned as well for VRM 0.x).
      */
-    static byte[] glb(Kind kind, Clip clip) {
+    public static byte[] glb(Kind kind, Clip clip) {
         Rig rig = Skeletons.humanoid();
         boolean turn = kind == Kind.VRM0;
         GltfBuilder b = new GltfBuilder().extensionsUsed(kind == Kind.VRM0 ? "VRM" : kind == Kind.VRM1 ? "VRMC_vrm"
@@ -130,6 +131,29 @@ final class VrmAvatars {
                 v[k + 2] = -v[k + 2];
             }
         }
+    }
+
+    /**
+     * On {@link Skeletons#humanoid()}: over one second the hips turn 90° to the left (about +Y) and walk 0.5 m
+     * forward (+Z), the spine leans forward 30° (about +X: the head towards +Z), the left arm drops 45° (about −Z).
+     */
+    public static Clip turnAndWalk() {
+        float s = (float) Math.sqrt(0.5);
+        float[] times = {0, 1};
+        float sin15 = (float) Math.sin(Math.toRadians(15));
+        float cos15 = (float) Math.cos(Math.toRadians(15));
+        float sin225 = (float) Math.sin(Math.toRadians(-22.5));
+        float cos225 = (float) Math.cos(Math.toRadians(-22.5));
+        List<Track> tracks = new ArrayList<>();
+        tracks.add(new Track(0, TrackProperty.ROTATION, io.posekit.clip.Interpolation.LINEAR, 4, times,
+                new float[] {0, 0, 0, 1, 0, s, 0, s}));
+        tracks.add(new Track(0, TrackProperty.TRANSLATION, io.posekit.clip.Interpolation.LINEAR, 3, times,
+                new float[] {0, 1, 0, 0, 1, 0.5f}));
+        tracks.add(new Track(1, TrackProperty.ROTATION, io.posekit.clip.Interpolation.LINEAR, 4, times,
+                new float[] {0, 0, 0, 1, sin15, 0, 0, cos15}));
+        tracks.add(new Track(6, TrackProperty.ROTATION, io.posekit.clip.Interpolation.LINEAR, 4, times,
+                new float[] {0, 0, 0, 1, 0, 0, sin225, cos225}));
+        return Clip.of("TurnAndWalk", tracks);
     }
 
     static Model importGlb(String name, byte[] glb) {

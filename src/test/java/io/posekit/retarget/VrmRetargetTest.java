@@ -27,29 +27,9 @@ class VrmRetargetTest {
 
     private static final RetargetRequest ALL = new RetargetRequest(List.of(), Map.of(),
             RetargetRequest.RootMotion.AUTO, null, false);
-    private static final float S = (float) Math.sqrt(0.5);
 
-    /**
-     * On {@link Skeletons#humanoid()}: over one second the hips turn 90° to the left (about +Y) and walk 0.5 m
-     * forward (+Z), the spine leans forward 30° (about +X: the head towards +Z), the left arm drops 45° (about +Z…
-     * towards −Y).
-     */
     static Clip turnAndWalk() {
-        float[] times = {0, 1};
-        float sin15 = (float) Math.sin(Math.toRadians(15));
-        float cos15 = (float) Math.cos(Math.toRadians(15));
-        float sin225 = (float) Math.sin(Math.toRadians(-22.5));
-        float cos225 = (float) Math.cos(Math.toRadians(-22.5));
-        List<Track> tracks = new ArrayList<>();
-        tracks.add(new Track(0, TrackProperty.ROTATION, Interpolation.LINEAR, 4, times,
-                new float[] {0, 0, 0, 1, 0, S, 0, S}));
-        tracks.add(new Track(0, TrackProperty.TRANSLATION, Interpolation.LINEAR, 3, times,
-                new float[] {0, 1, 0, 0, 1, 0.5f}));
-        tracks.add(new Track(1, TrackProperty.ROTATION, Interpolation.LINEAR, 4, times,
-                new float[] {0, 0, 0, 1, sin15, 0, 0, cos15}));
-        tracks.add(new Track(6, TrackProperty.ROTATION, Interpolation.LINEAR, 4, times,
-                new float[] {0, 0, 0, 1, 0, 0, sin225, cos225}));
-        return Clip.of("TurnAndWalk", tracks);
+        return VrmAvatars.turnAndWalk();
     }
 
     private static Model mixamo(Clip clip) {
