@@ -19,8 +19,9 @@ import java.util.Map;
  * its material. Primitives without vertices or with an empty index list draw nothing and are left out, and so are
  * instances left with no primitive.
  *
- * <p>Layout: one buffer, the GLB BIN chunk. Every accessor has its own tightly packed buffer view (no
- * {@code byteStride}) starting on a 4-byte boundary, with {@code target} 34962 for vertex attributes and 34963 for
+ * <p>Layout (uncompressed; see {@link #write(List, Map, Compression)} for the others): one buffer, the GLB BIN
+ * chunk. Every accessor has its own tightly packed buffer view (no {@code byteStride}) starting on a 4-byte boundary,
+ * with {@code target} 34962 for vertex attributes and 34963 for
  * indices; per primitive the views follow in the order positions, normals, texture coordinates, indices. A material
  * that a primitive uses is written when first used (without its texture for primitives that have no
  * {@code TEXCOORD_0}); its base colour image goes into a buffer view of its own, the same image once however many

@@ -27,6 +27,13 @@ import java.util.Set;
  * image goes into a buffer view of its own, the same image once however many materials use it. {@code min} and
  * {@code max} are written as the exact decimal value of the float32 they bound.
  *
+ * <p>Compression ({@link Compression}): when it quantizes, {@link #positions} set by the caller, positions, normals,
+ * tangents and unit-range texture coordinates are written as normalized integers ({@code KHR_mesh_quantization});
+ * int16 positions and int8 normals take a {@code byteStride} (8 and 4) so each element starts on 4 bytes. With
+ * {@link Compression#MESHOPT} the output's layout is made once, when first written: every view the meshopt codecs
+ * shrink is compressed into buffer 0 and declared with {@code EXT_meshopt_compression} over its uncompressed layout
+ * in buffer 1, a fallback buffer without data; the other views stay in buffer 0.
+ *
  * <p>Not thread-safe: one builder per document.
  */
 final class GltfWriter {
