@@ -24,7 +24,8 @@ import org.springframework.stereotype.Component;
  * ({@code …/animated.gltf}); see {@link AnimatedGltf}. Query: {@code clips} (clip names, comma-separated or repeated;
  * default every clip), {@code fps} (resample every transform channel on this grid, {@code 0 < fps ≤ }
  * {@value #MAX_FPS}), {@code tolerance} (the key reduction's rotation tolerance in radians,
- * {@code 0 ≤ tolerance ≤ } {@value #MAX_TOLERANCE}; default 1e-4). What the resampling did is in the headers
+ * {@code 0 ≤ tolerance ≤ } {@value #MAX_TOLERANCE}; default 1e-4), {@code compress} ({@code none}, {@code quantize}
+ * or {@code meshopt}: {@link io.posekit.export.Compression}; default none). What the resampling did is in the headers
  * {@code Posekit-Resampled-Keys} and {@code Posekit-Max-Error}. Written on the worker pool.
  */
 @Component
@@ -33,7 +34,7 @@ class AnimatedGltfRoutes implements ApiRoutes {
     static final String GLTF_JSON = "model/gltf+json";
     static final double MAX_FPS = 1000;
     static final double MAX_TOLERANCE = 1;
-    static final String[] QUERY = {"clips", "fps", "tolerance"};
+    static final String[] QUERY = {"clips", "fps", "tolerance", "compress"};
 
     private final AssetRepository assets;
 
@@ -54,7 +55,8 @@ class AnimatedGltfRoutes implements ApiRoutes {
         Model model = Assets.require(assets, e, id).model();
         AnimatedGltf.Options options = new AnimatedGltf.Options(clips(model, e.queryAll("clips")),
                 number(e.query("fps"), "fps", 0, false, MAX_FPS),
-                orDefault(number(e.query("tolerance"), "tolerance", 0, true, MAX_TOLERANCE)));
+                orDefault(number(e.query("tolerance"), "tolerance", 0, true, MAX_TOLERANCE)),
+                PosedGlbRoutes.compression(e.query("compress")));
         AnimatedGltf export;
         byte[] body;
         try {

@@ -3,6 +3,7 @@ package io.posekit.api;
 import io.posekit.api.http.ApiException;
 import io.posekit.api.http.Negotiation;
 import io.posekit.asset.Model;
+import io.posekit.export.Compression;
 import io.posekit.export.GlbWriter;
 import io.posekit.export.PosedMeshes;
 import java.util.LinkedHashMap;
@@ -21,6 +22,11 @@ final class PosedGlb {
 
     /** The GLB of mesh instances {@code meshes} of {@code model} posed as {@code s} says. */
     static Reply response(String id, Model model, Sampling s, String filename, int... meshes) {
+        return response(id, model, s, filename, Compression.NONE, meshes);
+    }
+
+    /** The GLB of mesh instances {@code meshes} of {@code model} posed as {@code s} says, stored as {@code compression} says. */
+    static Reply response(String id, Model model, Sampling s, String filename, Compression compression, int... meshes) {
         float[] matrices = s.evaluate(model).modelMatrices();
         Map<String, Object> extras = new LinkedHashMap<>();
         extras.put("asset", id);
@@ -31,9 +37,12 @@ final class PosedGlb {
         if (s.layers() != null) {
             extras.put("layers", s.layers());
         }
+        if (compression != Compression.NONE) {
+            extras.put("compression", compression.wireName());
+        }
         byte[] glb;
         try {
-            glb = GlbWriter.write(PosedMeshes.of(model, matrices, s.morphWeights(model), meshes), extras);
+            glb = GlbWriter.write(PosedMeshes.of(model, matrices, s.morphWeights(model), meshes), extras, compression);
         } catch (IllegalArgumentException e) {
             // non-finite posed vertices (a degenerate pose of a hostile file) or a GLB over the format's limits
             throw new ApiException(org.springframework.http.HttpStatus.UNPROCESSABLE_CONTENT, "Not writable as GLB",

@@ -6,6 +6,7 @@ import io.posekit.api.http.ApiRoutes;
 import io.posekit.api.http.Negotiation;
 import io.posekit.api.http.Router;
 import io.posekit.asset.Model;
+import io.posekit.export.Compression;
 import io.posekit.store.AssetRepository;
 import org.springframework.stereotype.Component;
 
@@ -13,7 +14,8 @@ import org.springframework.stereotype.Component;
  * The whole posed asset as a static glTF 2.0 binary ({@code /api/v1/assets/{id}/posed.glb}): every mesh instance
  * posed at the clip and time, positions and normals in model space, with the source's indices, texture coordinates
  * and materials (see {@link io.posekit.export.GlbWriter}). A single instance is served by
- * {@code GET …/meshes/{mesh}/skinned} with {@code Accept: model/gltf-binary}. Written on the worker pool.
+ * {@code GET …/meshes/{mesh}/skinned} with {@code Accept: model/gltf-binary}. Query: the sampling parameters and
+ * {@code compress} ({@link #compression}). Written on the worker pool.
  */
 @Component
 class PosedGlbRoutes implements ApiRoutes {
@@ -26,13 +28,31 @@ class PosedGlbRoutes implements ApiRoutes {
         this.assets = assets;
     }
 
+    /**
+     * The {@code compress} query parameter: {@code none} (default), {@code quantize} or {@code meshopt}.
+     *
+     * @throws ApiException 400 naming the parameter for any other value
+     */
+    static Compression compression(String text) {
+        if (text == null) {
+            return Compression.NONE;
+        }
+        Compression c = Compression.byWireName(text.strip());
+        if (c == null) {
+            throw ApiException.badRequest("Invalid compress", "compress '" + text
+                    + "' is not one of none, quantize, meshopt");
+        }
+        return c;
+    }
+
     @Override
     public void register(Router.Builder routes) {
-        routes.get("/api/v1/assets/{id}/posed.glb").scope(Scope.READ).query(SamplingRoutes.SAMPLING).repeatable("layer").produces(Negotiation.GLTF_BINARY)
+        routes.get("/api/v1/assets/{id}/posed.glb").scope(Scope.READ).query(SamplingRoutes.with(SamplingRoutes.SAMPLING, "compress")).repeatable("layer").produces(Negotiation.GLTF_BINARY)
                 .immutable().handle(e -> {
                     String id = e.variable("id");
                     Model model = Assets.require(assets, e, id).model();
                     Sampling s = Sampling.parse(model, SamplingRoutes.query(e));
+                    Compression compression = compression(e.query("compress"));
                     if (model.meshes().isEmpty()) {
                         throw ApiException.notFound("No meshes", "asset '" + id + "' has no meshes to pose");
                     }
@@ -40,7 +60,7 @@ class PosedGlbRoutes implements ApiRoutes {
                     for (int i = 0; i < all.length; i++) {
                         all[i] = i;
                     }
-                    return PosedGlb.response(id, model, s, FILENAME, all);
+                    return PosedGlb.response(id, model, s, FILENAME, compression, all);
                 });
     }
 }

@@ -80,7 +80,7 @@ class RetargetRoutes implements ApiRoutes {
      *
      * @param target its name
      * @param source the source joint it follows ({@code null} for a chain joint)
-     * @param rule map, exact, normalised, role or chain
+     * @param rule map, humanoid_map, exact, normalised, role or chain
      */
     record Mapped(String target, String source, String rule) {
     }

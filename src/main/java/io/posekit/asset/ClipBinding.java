@@ -139,7 +139,8 @@ public final class ClipBinding {
         if (clips.size() > maxClips) {
             throw ImportLimits.exceeded("the combined asset", clips.size(), "clips", maxClips, ImportLimits.CLIPS);
         }
-        Model bound = new Model(target.format(), rig, target.skins(), target.meshes(), clips, target.warnings());
+        Model bound = new Model(target.format(), rig, target.skins(), target.meshes(), clips, target.warnings(),
+                target.humanoid());
         return new Bound(bound, List.copyOf(reports), List.copyOf(skipped));
     }
 

@@ -16,9 +16,10 @@ import java.util.List;
  * @param meshes the mesh instances
  * @param clips the animations
  * @param warnings things the importer accepted but the user should know (reported in the summary)
+ * @param humanoid the humanoid bone map the file declares (nodes as indices into {@code nodes}), or {@code null}
  */
 public record ImportScene(List<Node> nodes, List<Skin> skins, List<MeshInstance> meshes, List<Clip> clips,
-        List<String> warnings) {
+        List<String> warnings, HumanoidMap humanoid) {
 
     public ImportScene {
         nodes = List.copyOf(nodes);
@@ -26,6 +27,12 @@ public record ImportScene(List<Node> nodes, List<Skin> skins, List<MeshInstance>
         meshes = List.copyOf(meshes);
         clips = List.copyOf(clips);
         warnings = List.copyOf(warnings);
+    }
+
+    /** A scene without a humanoid bone map. */
+    public ImportScene(List<Node> nodes, List<Skin> skins, List<MeshInstance> meshes, List<Clip> clips,
+            List<String> warnings) {
+        this(nodes, skins, meshes, clips, warnings, null);
     }
 
     /**

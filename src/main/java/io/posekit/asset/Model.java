@@ -20,15 +20,22 @@ import java.util.Optional;
  * @param meshes mesh instances, in node order
  * @param clips clips, in file order
  * @param warnings import warnings
+ * @param humanoid the humanoid bone map the file declares (VRM, VRMA; bone → rig node), or {@code null}
  */
 public record Model(AssetFormat format, Rig rig, List<Skin> skins, List<MeshInstance> meshes, List<Clip> clips,
-        List<String> warnings) {
+        List<String> warnings, HumanoidMap humanoid) {
 
     public Model {
         skins = List.copyOf(skins);
         meshes = List.copyOf(meshes);
         clips = List.copyOf(clips);
         warnings = List.copyOf(warnings);
+    }
+
+    /** A model without a humanoid bone map. */
+    public Model(AssetFormat format, Rig rig, List<Skin> skins, List<MeshInstance> meshes, List<Clip> clips,
+            List<String> warnings) {
+        this(format, rig, skins, meshes, clips, warnings, null);
     }
 
     /**

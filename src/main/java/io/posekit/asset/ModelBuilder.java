@@ -51,7 +51,8 @@ public final class ModelBuilder {
         List<Clip> clips = buildClips(scene.clips(), nodes, rigIndexOf, meshes, warnings);
         List<String> all = new ArrayList<>(scene.warnings());
         all.addAll(warnings.list());
-        return new Model(format, rig, skins, meshes, clips, all);
+        HumanoidMap humanoid = scene.humanoid() == null ? null : scene.humanoid().renumbered(rigIndexOf);
+        return new Model(format, rig, skins, meshes, clips, all, humanoid);
     }
 
 

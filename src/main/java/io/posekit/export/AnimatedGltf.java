@@ -50,7 +50,7 @@ public final class AnimatedGltf {
     /** The node name of the extra root added when a skin's joints have no common ancestor. */
     public static final String EXTRA_ROOT = "posekit:root";
 
-    private final GltfWriter doc = new GltfWriter();
+    private final GltfWriter doc;
     private final Report report;
     private final Map<String, Object> extras = new LinkedHashMap<>();
 
@@ -63,8 +63,17 @@ public final class AnimatedGltf {
      *     resampled, on the check grid (60 Hz plus the source's key times)
      * @param tolerance the reduction tolerance ({@code ≥ 0}): the rotation error allowed, in radians; translation may
      *     be off by {@code tolerance / 10} of the skeleton's size, scale by {@code tolerance / 10} relative
+     * @param compression how vertex data is stored ({@link Compression}); when it quantizes, the positions of every
+     *     mesh are quantized in one box (around all of them, in their mesh space), a rigid mesh sits on an extra child
+     *     node of its node carrying the dequantization, and every skin a skinned mesh uses has it folded into its
+     *     inverse bind matrices
      */
-    public record Options(List<String> clips, Double fps, double tolerance) {
+    public record Options(List<String> clips, Double fps, double tolerance, Compression compression) {
+
+        /** Options with float32 vertex data ({@link Compression#NONE}). */
+        public Options(List<String> clips, Double fps, double tolerance) {
+            this(clips, fps, tolerance, Compression.NONE);
+        }
 
         /** The default tolerance: 1e-4 rad, 1e-5 of the skeleton's size. */
         public static final double DEFAULT_TOLERANCE = 1e-4;
@@ -79,6 +88,7 @@ public final class AnimatedGltf {
             if (!(tolerance >= 0) || Double.isInfinite(tolerance)) {
                 throw new IllegalArgumentException("tolerance " + tolerance + " is not a non-negative number");
             }
+            Objects.requireNonNull(compression, "compression");
         }
     }
 
@@ -140,6 +150,17 @@ public final class AnimatedGltf {
 
     private AnimatedGltf(Model model, Options options) {
         Rig rig = model.rig();
+        doc = new GltfWriter(options.compression());
+        if (options.compression().quantizes()) {
+            List<float[]> positions = new ArrayList<>();
+            for (MeshInstance instance : model.meshes()) {
+                for (Primitive p : instance.primitives()) {
+                    positions.add(p.positions());
+                }
+            }
+            doc.positions = PositionQuantization.around(positions);
+        }
+        Set<Integer> skinnedBy = new HashSet<>();
         List<Clip> clips = selectedClips(model, options.clips());
         if (rig.nodeCount() == 0 || model.meshes().isEmpty() && clips.isEmpty() && model.skins().isEmpty()) {
             throw new IllegalArgumentException("the asset has no meshes, skins or clips to export");
@@ -178,7 +199,19 @@ public final class AnimatedGltf {
                     continue;
                 }
                 int carrier = instance.node();
-                if (skin && (rig.parent(carrier) >= 0 || nodes.get(carrier).hasTransform()
+                if (skin) {
+                    skinnedBy.add(instance.skin());
+                }
+                if (!skin && doc.positions != null) {
+                    // the dequantization on a child node of its own: the instance's node may be animated
+                    carrier = nodes.size();
+                    NodeJson child = NodeJson.extra(instance.name());
+                    child.translation = new float[] {doc.positions.cx(), doc.positions.cy(), doc.positions.cz()};
+                    child.scale = new float[] {doc.positions.h(), doc.positions.h(), doc.positions.h()};
+                    nodes.add(child);
+                    children.add(new ArrayList<>());
+                    children.get(instance.node()).add(carrier);
+                } else if (skin && (rig.parent(carrier) >= 0 || nodes.get(carrier).hasTransform()
                         || animated.contains(carrier) || nodes.get(carrier).mesh >= 0)) {
                     // glTF: a skinned mesh's node should be a root without transform (NODE_SKINNED_MESH_NON_ROOT,
                     // NODE_SKINNED_MESH_LOCAL_TRANSFORMS, ANIMATION_CHANNEL_TARGET_NODE_SKIN)
@@ -199,8 +232,8 @@ public final class AnimatedGltf {
                 carriers.computeIfAbsent(instance.node(), k -> new ArrayList<>()).add(new int[] {carrier, instance.morphTargetCount()});
             }
         }
-        for (Skin s : model.skins()) {
-            skin(s);
+        for (int s = 0; s < model.skins().size(); s++) {
+            skin(model.skins().get(s), skinnedBy.contains(s) ? doc.positions : null);
         }
         if (!commonRoots(model)) {
             int extra = nodes.size();
@@ -234,6 +267,9 @@ public final class AnimatedGltf {
         extras.put("tolerance", options.tolerance());
         if (options.fps() != null) {
             extras.put("fps", options.fps());
+        }
+        if (options.compression() != Compression.NONE) {
+            extras.put("compression", options.compression().wireName());
         }
     }
 
@@ -354,7 +390,8 @@ public final class AnimatedGltf {
         return d > 0 && Double.isFinite(d) ? d : 1;
     }
 
-    private void skin(Skin s) {
+    /** Writes skin {@code s}, with {@code dequantize} folded into its inverse bind matrices when not {@code null}. */
+    private void skin(Skin s, PositionQuantization dequantize) {
         StringBuilder joints = new StringBuilder("[");
         for (int k = 0; k < s.jointCount(); k++) {
             joints.append(k == 0 ? "" : ",").append(s.jointNode(k));
@@ -365,7 +402,8 @@ public final class AnimatedGltf {
             json.append("\"name\":").append(GltfJson.string(s.name())).append(',');
         }
         if (s.jointCount() > 0) {
-            int ibm = doc.accessor(new GltfWriter.FloatBlock(s.inverseBindMatrices()), 0, GltfWriter.FLOAT, "MAT4",
+            float[] matrices = dequantize == null ? s.inverseBindMatrices() : dequantize.foldInto(s.inverseBindMatrices());
+            int ibm = doc.accessor(new GltfWriter.FloatBlock(matrices), 0, GltfWriter.FLOAT, "MAT4",
                     s.jointCount(), "");
             json.append("\"inverseBindMatrices\":").append(ibm).append(',');
         }

@@ -19,8 +19,9 @@ import java.util.Map;
  * its material. Primitives without vertices or with an empty index list draw nothing and are left out, and so are
  * instances left with no primitive.
  *
- * <p>Layout: one buffer, the GLB BIN chunk. Every accessor has its own tightly packed buffer view (no
- * {@code byteStride}) starting on a 4-byte boundary, with {@code target} 34962 for vertex attributes and 34963 for
+ * <p>Layout (uncompressed; see {@link #write(List, Map, Compression)} for the others): one buffer, the GLB BIN
+ * chunk. Every accessor has its own tightly packed buffer view (no {@code byteStride}) starting on a 4-byte boundary,
+ * with {@code target} 34962 for vertex attributes and 34963 for
  * indices; per primitive the views follow in the order positions, normals, texture coordinates, indices. A material
  * that a primitive uses is written when first used (without its texture for primitives that have no
  * {@code TEXCOORD_0}); its base colour image goes into a buffer view of its own, the same image once however many
@@ -72,7 +73,18 @@ public final class GlbWriter {
      *     source, or a position that is not finite; or the output would exceed the 4 GiB a GLB can hold
      */
     public static byte[] write(List<PosedMesh> meshes, Map<String, ?> extras) {
-        GltfWriter doc = new GltfWriter();
+        return write(meshes, extras, Compression.NONE);
+    }
+
+    /**
+     * Writes {@code meshes} as a GLB stored as {@code compression} says ({@link Compression}): when it quantizes, each
+     * mesh's positions are quantized in the box around its posed vertices, and its node carries the dequantization
+     * as its translation and uniform scale.
+     *
+     * @throws IllegalArgumentException as {@link #write(List, Map)}
+     */
+    public static byte[] write(List<PosedMesh> meshes, Map<String, ?> extras, Compression compression) {
+        GltfWriter doc = new GltfWriter(compression);
         for (int m = 0; m < meshes.size(); m++) {
             addMesh(doc, meshes.get(m), m);
         }
@@ -81,6 +93,15 @@ public final class GlbWriter {
 
     private static void addMesh(GltfWriter doc, PosedMesh mesh, int meshIndex) {
         List<String> prims = new ArrayList<>();
+        if (doc.compression.quantizes()) {
+            List<float[]> positions = new ArrayList<>();
+            for (PosedPrimitive p : mesh.posed()) {
+                if (p.positions() != null) {
+                    positions.add(p.positions());
+                }
+            }
+            doc.positions = PositionQuantization.around(positions);
+        }
         for (int p = 0; p < mesh.primitives().size(); p++) {
             Primitive source = mesh.primitives().get(p);
             PosedPrimitive posed = mesh.posed().get(p);
@@ -102,7 +123,8 @@ public final class GlbWriter {
         }
         String name = mesh.name() == null ? "" : "\"name\":" + GltfJson.string(mesh.name()) + ",";
         doc.sceneNodes.add(doc.nodes.size());
-        doc.nodes.add("{" + name + "\"mesh\":" + doc.meshes.size() + "}");
+        String dequantize = doc.positions == null ? "" : doc.positions.nodeFields() + ",";
+        doc.nodes.add("{" + name + dequantize + "\"mesh\":" + doc.meshes.size() + "}");
         doc.meshes.add("{" + name + "\"primitives\":[" + String.join(",", prims) + "]}");
     }
 }

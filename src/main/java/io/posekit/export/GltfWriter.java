@@ -27,6 +27,13 @@ import java.util.Set;
  * image goes into a buffer view of its own, the same image once however many materials use it. {@code min} and
  * {@code max} are written as the exact decimal value of the float32 they bound.
  *
+ * <p>Compression ({@link Compression}): when it quantizes, {@link #positions} set by the caller, positions, normals,
+ * tangents and unit-range texture coordinates are written as normalized integers ({@code KHR_mesh_quantization});
+ * int16 positions and int8 normals take a {@code byteStride} (8 and 4) so each element starts on 4 bytes. With
+ * {@link Compression#MESHOPT} the output's layout is made once, when first written: every view the meshopt codecs
+ * shrink is compressed into buffer 0 and declared with {@code EXT_meshopt_compression} over its uncompressed layout
+ * in buffer 1, a fallback buffer without data; the other views stay in buffer 0.
+ *
  * <p>Not thread-safe: one builder per document.
  */
 final class GltfWriter {
@@ -39,7 +46,9 @@ final class GltfWriter {
 
     static final int ARRAY_BUFFER = 34962;
     static final int ELEMENT_ARRAY_BUFFER = 34963;
+    static final int BYTE = 5120;
     static final int UNSIGNED_BYTE = 5121;
+    static final int SHORT = 5122;
     static final int UNSIGNED_SHORT = 5123;
     static final int UNSIGNED_INT = 5125;
     static final int FLOAT = 5126;
@@ -49,7 +58,17 @@ final class GltfWriter {
 
     final List<Block> blocks = new ArrayList<>();
     long binLength;
-    final List<String> bufferViews = new ArrayList<>();
+    /** Every buffer view: its block and {@code target} (0 for none), in index order. */
+    final List<View> views = new ArrayList<>();
+    /** How the vertex data is stored. */
+    final Compression compression;
+    /**
+     * The dequantization of the positions {@link #primitive} writes while {@link #compression} quantizes, set by the
+     * caller (which applies it through a node transform or the inverse bind matrices); {@code null} for float32.
+     */
+    PositionQuantization positions;
+    /** The buffer layout of the output, made once when first written. */
+    private Layout layout;
     final List<String> accessors = new ArrayList<>();
     final List<String> nodes = new ArrayList<>();
     final List<String> meshes = new ArrayList<>();
@@ -69,12 +88,37 @@ final class GltfWriter {
 
     // ---------------------------------------------------------------- blocks, views, accessors
 
+    /** A document stored as {@code compression} says. */
+    GltfWriter(Compression compression) {
+        this.compression = java.util.Objects.requireNonNull(compression, "compression");
+    }
+
     /** Bytes of the buffer to write at {@code offset}. */
     abstract static class Block {
         int offset;
         int length;
+        /** The bufferView's {@code byteStride}, or 0 for none (tightly packed). */
+        int byteStride;
+        /**
+         * Bytes per element for {@code EXT_meshopt_compression} mode ATTRIBUTES (a multiple of 4, at most 256), or 0
+         * when the block is not compressed (images, elements of other sizes).
+         */
+        int element;
+        /** Elements in the block (with {@link #element}). */
+        int count;
 
         abstract void fill(ByteBuffer bin);
+
+        /** The block's bytes, little-endian. */
+        byte[] bytes() {
+            ByteBuffer b = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
+            fill(b);
+            return b.array();
+        }
+    }
+
+    /** A buffer view: its block and {@code target} (0 for none). */
+    record View(Block block, int target) {
     }
 
     static final class FloatBlock extends Block {
@@ -95,6 +139,8 @@ final class GltfWriter {
     static final class IntBlock extends Block {
         final int[] values;
         final int width;
+        /** Indices of a triangle list (meshopt mode TRIANGLES), or of anything else (INDICES); for index views only. */
+        boolean triangles;
 
         IntBlock(int[] values, int width) {
             this.values = values;
@@ -150,6 +196,11 @@ final class GltfWriter {
      *     empty
      */
     int accessor(Block block, int target, int componentType, String type, int count, String more) {
+        int size = block.byteStride > 0 ? block.byteStride : componentSize(componentType) * components(type);
+        if (target != ELEMENT_ARRAY_BUFFER && size % 4 == 0 && size <= 256 && (long) size * count == block.length) {
+            block.element = size;
+            block.count = count;
+        }
         int view = view(block, target);
         accessors.add("{\"bufferView\":" + view + ",\"componentType\":" + componentType + ",\"count\":" + count
                 + ",\"type\":\"" + type + "\"" + more + "}");
@@ -169,9 +220,27 @@ final class GltfWriter {
         if (binLength > MAX_BYTES) {
             throw new IllegalArgumentException("the glTF buffer would take more than " + MAX_BYTES + " bytes");
         }
-        bufferViews.add("{\"buffer\":0,\"byteOffset\":" + block.offset + ",\"byteLength\":" + block.length
-                + (target == 0 ? "" : ",\"target\":" + target) + "}");
-        return bufferViews.size() - 1;
+        views.add(new View(block, target));
+        return views.size() - 1;
+    }
+
+    static int componentSize(int componentType) {
+        return switch (componentType) {
+            case BYTE, UNSIGNED_BYTE -> 1;
+            case SHORT, UNSIGNED_SHORT -> 2;
+            default -> 4;
+        };
+    }
+
+    static int components(String type) {
+        return switch (type) {
+            case "SCALAR" -> 1;
+            case "VEC2" -> 2;
+            case "VEC3" -> 3;
+            case "VEC4", "MAT2" -> 4;
+            case "MAT3" -> 9;
+            default -> 16;
+        };
     }
 
     static int align4(int n) {
@@ -215,17 +284,21 @@ final class GltfWriter {
             }
         }
         StringBuilder attributes = new StringBuilder();
-        attributes.append("\"POSITION\":").append(vec3WithBounds(positions, n));
+        attributes.append("\"POSITION\":").append(this.positions != null ? quantizedPositions(positions, n)
+                : vec3WithBounds(positions, n));
         float[] unit = unitNormals(normals);
         if (unit != null) {
-            attributes.append(",\"NORMAL\":").append(accessor(new FloatBlock(unit), ARRAY_BUFFER, FLOAT, "VEC3", n, ""));
+            attributes.append(",\"NORMAL\":").append(this.positions != null ? snorm8(unit, 3, n)
+                    : accessor(new FloatBlock(unit), ARRAY_BUFFER, FLOAT, "VEC3", n, ""));
         }
         // every texture coordinate set in order, up to the first that is not finite (sets are numbered densely)
         List<float[]> sets = source.texcoordSets();
         int written = 0;
         while (written < sets.size() && finite(sets.get(written)) != null) {
+            float[] uv = sets.get(written);
             attributes.append(",\"TEXCOORD_").append(written).append("\":")
-                    .append(accessor(new FloatBlock(sets.get(written)), ARRAY_BUFFER, FLOAT, "VEC2", n, ""));
+                    .append(this.positions != null && inUnitRange(uv) ? unorm16(uv, n)
+                            : accessor(new FloatBlock(uv), ARRAY_BUFFER, FLOAT, "VEC2", n, ""));
             written++;
         }
         if (source.colors() != null) {
@@ -241,8 +314,10 @@ final class GltfWriter {
                 maxIndex = Math.max(maxIndex, i);
             }
             int width = maxIndex < 0xFFFF ? 2 : 4;
-            prim.append(",\"indices\":").append(accessor(new IntBlock(indices, width), ELEMENT_ARRAY_BUFFER,
-                    unsignedType(width), "SCALAR", indices.length, ""));
+            IntBlock block = new IntBlock(indices, width);
+            block.triangles = source.mode() == PrimitiveMode.TRIANGLES && indices.length % 3 == 0;
+            prim.append(",\"indices\":").append(accessor(block, ELEMENT_ARRAY_BUFFER, unsignedType(width), "SCALAR",
+                    indices.length, ""));
         }
         if (source.material() != null) {
             prim.append(",\"material\":").append(material(source.material(), written));
@@ -251,6 +326,82 @@ final class GltfWriter {
             prim.append(",\"mode\":").append(source.mode().ordinal());
         }
         return prim.append(extra).append('}').toString();
+    }
+
+    // ---------------------------------------------------------------- quantized attributes (KHR_mesh_quantization)
+
+    private void quantized() {
+        extensionsUsed.add("KHR_mesh_quantization");
+        extensionsRequired.add("KHR_mesh_quantization");
+    }
+
+    /**
+     * Positions (3 per vertex, finite) as int16 normalized VEC3 through {@link #positions}, 8 bytes per vertex
+     * ({@code byteStride} 8: vertex attribute elements are 4-byte aligned); {@code min}/{@code max} are the stored
+     * integers (glTF bounds ignore {@code normalized}).
+     */
+    int quantizedPositions(float[] values, int n) {
+        quantized();
+        byte[] data = positions.quantizePadded(values);
+        int[] min = {Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE};
+        int[] max = {Integer.MIN_VALUE, Integer.MIN_VALUE, Integer.MIN_VALUE};
+        for (int v = 0; v < n; v++) {
+            for (int c = 0; c < 3; c++) {
+                int q = (short) ((data[8 * v + 2 * c] & 0xFF) | data[8 * v + 2 * c + 1] << 8);
+                min[c] = Math.min(min[c], q);
+                max[c] = Math.max(max[c], q);
+            }
+        }
+        BytesBlock block = new BytesBlock(data);
+        block.byteStride = 8;
+        return accessor(block, ARRAY_BUFFER, SHORT, "VEC3", n, ",\"normalized\":true,\"min\":" + ints(min)
+                + ",\"max\":" + ints(max));
+    }
+
+    /**
+     * Unit vectors ({@code components} 3 for normals, 4 for tangents whose w is ±1) as int8 normalized, 4 bytes per
+     * vertex (a normal's fourth byte is padding: {@code byteStride} 4).
+     */
+    int snorm8(float[] unit, int components, int n) {
+        quantized();
+        byte[] data = new byte[4 * n];
+        for (int v = 0; v < n; v++) {
+            for (int c = 0; c < components; c++) {
+                data[4 * v + c] = (byte) Math.max(-127, Math.min(127, Math.round(unit[components * v + c] * 127f)));
+            }
+        }
+        BytesBlock block = new BytesBlock(data);
+        block.byteStride = components == 3 ? 4 : 0;
+        return accessor(block, ARRAY_BUFFER, BYTE, components == 3 ? "VEC3" : "VEC4", n, ",\"normalized\":true");
+    }
+
+    /** Texture coordinates in [0, 1] as uint16 normalized VEC2. */
+    int unorm16(float[] uv, int n) {
+        quantized();
+        byte[] data = new byte[4 * n];
+        for (int i = 0; i < 2 * n; i++) {
+            int q = Math.round(uv[i] * 65535f);
+            data[2 * i] = (byte) q;
+            data[2 * i + 1] = (byte) (q >> 8);
+        }
+        return accessor(new BytesBlock(data), ARRAY_BUFFER, UNSIGNED_SHORT, "VEC2", n, ",\"normalized\":true");
+    }
+
+    static boolean inUnitRange(float[] values) {
+        for (float v : values) {
+            if (!(v >= 0 && v <= 1)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String ints(int[] v) {
+        StringBuilder b = new StringBuilder("[");
+        for (int i = 0; i < v.length; i++) {
+            b.append(i == 0 ? "" : ",").append(v[i]);
+        }
+        return b.append(']').toString();
     }
 
     /** What a primitive carries beyond {@link #primitive}'s common attributes. */
@@ -413,6 +564,7 @@ final class GltfWriter {
      * @param bufferUri the buffer's {@code uri} (glTF JSON), or {@code null} (GLB: the BIN chunk)
      */
     String json(Map<String, ?> extras, String bufferUri) {
+        Layout l = layout(); // first: compression may add extensions
         StringBuilder s = new StringBuilder("{\"asset\":{\"version\":\"2.0\",\"generator\":\"" + GlbWriter.GENERATOR + "\"");
         if (extras != null && !extras.isEmpty()) {
             s.append(",\"extras\":").append(GltfJson.object(extras));
@@ -437,15 +589,96 @@ final class GltfWriter {
         array(s, "images", images);
         array(s, "animations", animations);
         array(s, "accessors", accessors);
-        array(s, "bufferViews", bufferViews);
-        if (binLength > 0) {
-            s.append(",\"buffers\":[{\"byteLength\":").append(binLength);
+        array(s, "bufferViews", l.views);
+        if (l.binLength > 0 || l.fallbackLength > 0) {
+            s.append(",\"buffers\":[{\"byteLength\":").append(l.binLength);
             if (bufferUri != null) {
                 s.append(",\"uri\":").append(GltfJson.string(bufferUri));
             }
-            s.append("}]");
+            s.append('}');
+            if (l.fallbackLength > 0) {
+                s.append(",{\"byteLength\":").append(l.fallbackLength).append(",\"extensions\":{\"")
+                        .append(MESHOPT).append("\":{\"fallback\":true}}}");
+            }
+            s.append(']');
         }
         return s.append('}').toString();
+    }
+
+    static final String MESHOPT = "EXT_meshopt_compression";
+
+    /**
+     * Where the output's bytes go: buffer 0 (the GLB BIN chunk or the embedded buffer) holds {@code blocks} at their
+     * offsets; with {@link Compression#MESHOPT} buffer 1 is the fallback buffer without data, {@code fallbackLength}
+     * bytes, that the compressed views' uncompressed layout refers to.
+     */
+    private record Layout(List<Block> blocks, long binLength, List<String> views, long fallbackLength) {
+    }
+
+    /** The layout, made on first use (the document is complete by then). */
+    private Layout layout() {
+        if (layout != null) {
+            return layout;
+        }
+        List<String> json = new ArrayList<>();
+        if (compression != Compression.MESHOPT) {
+            for (View v : views) {
+                json.add(viewJson(0, v.block().offset, v.block().length, v.block().byteStride, v.target(), ""));
+            }
+            layout = new Layout(blocks, binLength, json, 0);
+            return layout;
+        }
+        List<Block> bin = new ArrayList<>();
+        long binAt = 0;
+        long fallbackAt = 0;
+        for (View v : views) {
+            Block b = v.block();
+            String mode = null;
+            int stride = 0;
+            int count = 0;
+            byte[] compressed = null;
+            if (b.element > 0) {
+                mode = "ATTRIBUTES";
+                stride = b.element;
+                count = b.count;
+                compressed = io.posekit.asset.gltf.meshopt.MeshoptEncoder.encodeAttributes(b.bytes(), count, stride);
+            } else if (v.target() == ELEMENT_ARRAY_BUFFER && b instanceof IntBlock ib && ib.width >= 2) {
+                stride = ib.width;
+                count = ib.values.length;
+                mode = ib.triangles ? "TRIANGLES" : "INDICES";
+                compressed = ib.triangles ? io.posekit.asset.gltf.meshopt.MeshoptEncoder.encodeTriangles(ib.values)
+                        : io.posekit.asset.gltf.meshopt.MeshoptEncoder.encodeIndices(ib.values);
+            }
+            if (compressed == null || compressed.length >= b.length) {
+                // not compressible, or not worth it (small views: the codec's tail alone takes 32 bytes)
+                b.offset = (int) binAt;
+                bin.add(b);
+                json.add(viewJson(0, binAt, b.length, b.byteStride, v.target(), ""));
+                binAt += align4(b.length);
+                continue;
+            }
+            BytesBlock c = new BytesBlock(compressed);
+            c.offset = (int) binAt;
+            bin.add(c);
+            String ext = ",\"extensions\":{\"" + MESHOPT + "\":{\"buffer\":0,\"byteOffset\":" + binAt
+                    + ",\"byteLength\":" + compressed.length + ",\"byteStride\":" + stride + ",\"mode\":\"" + mode
+                    + "\",\"count\":" + count + "}}";
+            json.add(viewJson(1, fallbackAt, b.length, b.byteStride, v.target(), ext));
+            binAt += align4(compressed.length);
+            fallbackAt += align4(b.length);
+        }
+        if (fallbackAt > 0) {
+            extensionsUsed.add(MESHOPT);
+            extensionsRequired.add(MESHOPT);
+        }
+        layout = new Layout(bin, binAt, json, fallbackAt);
+        return layout;
+    }
+
+    private static String viewJson(int buffer, long offset, int length, int byteStride, int target, String more) {
+        return "{\"buffer\":" + buffer + ",\"byteOffset\":" + offset + ",\"byteLength\":" + length
+                + (byteStride == 0 ? "" : ",\"byteStride\":" + byteStride)
+                + (target == 0 ? "" : ",\"target\":" + target) + more + "}";
     }
 
     private static String strings(Set<String> names) {
@@ -464,7 +697,7 @@ final class GltfWriter {
 
     /** The buffer's bytes, zero-padded to a multiple of 4. */
     private void fillBuffer(ByteBuffer bin) {
-        for (Block b : blocks) {
+        for (Block b : layout().blocks()) {
             b.fill(bin.position(b.offset));
         }
     }
@@ -476,6 +709,7 @@ final class GltfWriter {
      */
     byte[] glb(Map<String, ?> extras) {
         byte[] json = json(extras, null).getBytes(StandardCharsets.UTF_8);
+        long binLength = layout().binLength();
         int jsonLength = align4(json.length);
         long total = 12L + 8 + jsonLength + (binLength > 0 ? 8 + binLength : 0);
         if (total > MAX_BYTES) {
@@ -502,6 +736,7 @@ final class GltfWriter {
      */
     byte[] gltfJson(Map<String, ?> extras) {
         String uri = null;
+        long binLength = layout().binLength();
         if (binLength > 0) {
             if (binLength / 3 * 4 + 64 > MAX_BYTES / 2) {
                 throw new IllegalArgumentException("the embedded buffer of " + binLength + " bytes is too large for glTF "

@@ -76,8 +76,9 @@ final class MeshWriter {
         int n = p.vertexCount();
         float[] tangents = hasNormals ? GltfWriter.unitVectors(p.tangents(), 4) : null;
         if (tangents != null) {
-            attributes.append(",\"TANGENT\":").append(d.accessor(new GltfWriter.FloatBlock(tangents),
-                    GltfWriter.ARRAY_BUFFER, GltfWriter.FLOAT, "VEC4", n, ""));
+            attributes.append(",\"TANGENT\":").append(d.positions != null ? d.snorm8(tangents, 4, n)
+                    : d.accessor(new GltfWriter.FloatBlock(tangents), GltfWriter.ARRAY_BUFFER, GltfWriter.FLOAT, "VEC4",
+                            n, ""));
         }
         if (skin != null) {
             InfluenceSets sets = InfluenceSets.of(p, skin.jointCount());
@@ -110,6 +111,14 @@ final class MeshWriter {
         List<String> list = new ArrayList<>();
         for (int t = 0; t < targets.targetCount(); t++) {
             float[] dp = GltfWriter.finite(targets.positionDeltas(t));
+            if (dp != null && d.positions != null) {
+                // displacements in the quantized positions' space: divided by the dequantization's scale
+                float[] scaled = new float[dp.length];
+                for (int i = 0; i < dp.length; i++) {
+                    scaled[i] = dp[i] / d.positions.h();
+                }
+                dp = scaled;
+            }
             String position = dp == null
                     ? "\"POSITION\":" + d.zeroAccessor("VEC3", n, ",\"min\":[0,0,0],\"max\":[0,0,0]")
                     : "\"POSITION\":" + d.vec3WithBounds(dp, n);

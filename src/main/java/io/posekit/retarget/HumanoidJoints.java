@@ -15,11 +15,14 @@ public final class HumanoidJoints {
     }
 
     /**
-     * The joint that carries root motion: the one joint whose role is hips (Hips, pelvis, Rigify's DEF-spine), else the
+     * The joint that carries root motion: a VRM humanoid map's {@code hips}; else the one joint whose role is hips (Hips, pelvis, Rigify's DEF-spine), else the
      * first joint, parent-first, with no joint above it (the top of the skeleton, as retargeting's root is the topmost
      * mapped joint); {@code -1} for a model without joints.
      */
     public static int root(Model model) {
+        if (model.humanoid() != null && model.humanoid().bones().get("hips") != null) {
+            return model.humanoid().bones().get("hips"); // a VRM's hips, from its humanoid bone map
+        }
         int[] joints = JointMatcher.joints(model);
         Rig rig = model.rig();
         int hips = -1;
@@ -58,6 +61,18 @@ public final class HumanoidJoints {
      * @param left the left leg, else the right
      */
     public static Optional<int[]> leg(Model model, boolean left) {
+        if (model.humanoid() != null) {
+            // a VRM: the leg from its humanoid bone map
+            String prefix = left ? "left" : "right";
+            Integer hip = model.humanoid().bones().get(prefix + "UpperLeg");
+            Integer knee = model.humanoid().bones().get(prefix + "LowerLeg");
+            Integer ankle = model.humanoid().bones().get(prefix + "Foot");
+            Rig r = model.rig();
+            if (hip != null && knee != null && ankle != null && JointMap.isAncestor(r, hip, knee)
+                    && JointMap.isAncestor(r, knee, ankle)) {
+                return Optional.of(new int[] {hip, knee, ankle});
+            }
+        }
         JointName.Side side = left ? JointName.Side.LEFT : JointName.Side.RIGHT;
         int[] found = {-1, -1, -1};
         HumanoidRole[] roles = {HumanoidRole.UPPER_LEG, HumanoidRole.LOWER_LEG, HumanoidRole.FOOT};

@@ -1,5 +1,6 @@
 package io.posekit.retarget;
 
+import io.posekit.asset.HumanoidMap;
 import io.posekit.asset.Model;
 import io.posekit.rig.Rig;
 import io.posekit.rig.Skin;
@@ -12,7 +13,13 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * Pairs target joints with source joints: by an explicit map, or else by name and humanoid role.
+ * Pairs target joints with source joints: by an explicit map, or else by humanoid bone map, name and humanoid role.
+ *
+ * <p>When a side declares a humanoid bone map (a VRM avatar or animation, {@link HumanoidMap}), its humanoid bones
+ * are taken from the map first ({@link MatchRule#HUMANOID_MAP}): with maps on both sides the same bone pairs; with
+ * one, the mapped side's bone role (from the map) pairs with the other side's role (from its names), chains end to
+ * end as below. The name-based role rule then does not run (the names of a mapped side's other joints are not
+ * guessed at); exact and normalised names still pair the joints the maps leave (hair, skirts).
  *
  * <p>Without a map the rules are tried in order, each only on joints still unpaired: {@link MatchRule#EXACT} (the same
  * name), {@link MatchRule#NORMALISED} (the same {@link JointName#key()}), {@link MatchRule#ROLE} (the same
@@ -124,36 +131,83 @@ final class JointMatcher {
         MatchRule[] rules = new MatchRule[t.nodeCount()];
         boolean[] used = new boolean[s.nodeCount()];
         JointMap map = new JointMap(sourceOf, rules);
+        HumanoidMap th = target.humanoid();
+        HumanoidMap sh = source.humanoid();
+        if (th != null && sh != null) {
+            // both maps: the same bone
+            pairUnique(map, t, s, tj, sj, used, MatchRule.HUMANOID_MAP, (rig, i) -> th.boneOf(i),
+                    (rig, i) -> sh.boneOf(i));
+        }
+        if (th != null || sh != null) {
+            // one map (or bones only one map has): a bone's role from its map, the other side's by name
+            pairUnique(map, t, s, tj, sj, used, MatchRule.HUMANOID_MAP, roleKey(th), roleKey(sh));
+            pairChains(map, t, s, tj, sj, used, MatchRule.HUMANOID_MAP, th, sh);
+        }
         pairUnique(map, t, s, tj, sj, used, MatchRule.EXACT, Rig::name);
         pairUnique(map, t, s, tj, sj, used, MatchRule.NORMALISED, (rig, i) -> JointName.of(rig.name(i)).key());
         // roles: one-per-skeleton roles by (role, side), chains end to end
-        pairUnique(map, t, s, tj, sj, used, MatchRule.ROLE, (rig, i) -> HumanoidRole.of(JointName.of(
-                rig.name(i))).filter(r -> !r.chain).map(r -> r + " " + JointName.of(rig.name(i)).side()).orElse(null));
+        if (th == null && sh == null) {
+            // with a map, a side's humanoid bones are the map's, not guessed from names
+            pairUnique(map, t, s, tj, sj, used, MatchRule.ROLE, roleKey(null));
+            pairChains(map, t, s, tj, sj, used, MatchRule.ROLE, null, null);
+        }
+        return map;
+    }
+
+    /**
+     * The key of the role rules: {@code role side} of a joint's humanoid role (chains left out), from the bone
+     * {@code humanoid} names it when there is a map (joints the map does not name have none), else from its name.
+     */
+    private static java.util.function.BiFunction<Rig, Integer, String> roleKey(HumanoidMap humanoid) {
+        return (rig, i) -> {
+            JointName name = humanoid == null ? JointName.of(rig.name(i)) : boneName(humanoid, i);
+            if (name == null) {
+                return null;
+            }
+            return HumanoidRole.of(name).filter(r -> !r.chain).map(r -> r + " " + name.side()).orElse(null);
+        };
+    }
+
+    /**
+     * A VRM bone name ({@code leftUpperArm}) as a joint name: capitalised, it is Unity's humanoid name
+     * ({@code LeftUpperArm}), which the role table knows; {@code null} for a node the map does not name.
+     */
+    private static JointName boneName(HumanoidMap humanoid, int node) {
+        String bone = humanoid.boneOf(node);
+        if (bone == null || bone.isEmpty()) {
+            return null;
+        }
+        return JointName.of(Character.toUpperCase(bone.charAt(0)) + bone.substring(1));
+    }
+
+    /** The spine and neck chains (roles from a side's humanoid map when it has one, else from names), end to end. */
+    private static void pairChains(JointMap map, Rig t, Rig s, int[] tj, int[] sj, boolean[] used, MatchRule rule,
+            HumanoidMap th, HumanoidMap sh) {
         for (HumanoidRole chain : new HumanoidRole[] {HumanoidRole.SPINE, HumanoidRole.NECK}) {
             // whole chains, paired or not, so that their ends are the chains' ends (pair() skips paired joints)
-            List<Integer> tc = withRole(t, tj, chain);
-            List<Integer> sc = withRole(s, sj, chain);
+            List<Integer> tc = withRole(t, tj, chain, th);
+            List<Integer> sc = withRole(s, sj, chain, sh);
             if (tc.isEmpty() || sc.isEmpty()) {
                 continue;
             }
             if (tc.size() == sc.size()) {
                 for (int k = 0; k < tc.size(); k++) {
-                    pair(map, t, s, used, tc.get(k), sc.get(k), MatchRule.ROLE);
+                    pair(map, t, s, used, tc.get(k), sc.get(k), rule);
                 }
             } else {
-                pair(map, t, s, used, tc.getFirst(), sc.getFirst(), MatchRule.ROLE);
+                pair(map, t, s, used, tc.getFirst(), sc.getFirst(), rule);
                 if (tc.size() > 1 && sc.size() > 1) {
-                    pair(map, t, s, used, tc.getLast(), sc.getLast(), MatchRule.ROLE);
+                    pair(map, t, s, used, tc.getLast(), sc.getLast(), rule);
                 }
             }
         }
-        return map;
     }
 
-    private static List<Integer> withRole(Rig rig, int[] joints, HumanoidRole role) {
+    private static List<Integer> withRole(Rig rig, int[] joints, HumanoidRole role, HumanoidMap humanoid) {
         List<Integer> found = new ArrayList<>();
         for (int j : joints) {
-            if (HumanoidRole.of(JointName.of(rig.name(j))).orElse(null) == role) {
+            JointName name = humanoid == null ? JointName.of(rig.name(j)) : boneName(humanoid, j);
+            if (name != null && HumanoidRole.of(name).orElse(null) == role) {
                 found.add(j);
             }
         }
@@ -163,8 +217,15 @@ final class JointMatcher {
     /** Pairs joints whose {@code key} is the same and unique on both sides (among joints still unpaired). */
     private static void pairUnique(JointMap map, Rig t, Rig s, int[] tj, int[] sj, boolean[] used, MatchRule rule,
             java.util.function.BiFunction<Rig, Integer, String> key) {
-        Map<String, Integer> sources = byUniqueKey(s, sj, i -> !used[i], key);
-        Map<String, Integer> targets = byUniqueKey(t, tj, i -> map.sourceOf()[i] < 0, key);
+        pairUnique(map, t, s, tj, sj, used, rule, key, key);
+    }
+
+    /** As above, with a key function per side. */
+    private static void pairUnique(JointMap map, Rig t, Rig s, int[] tj, int[] sj, boolean[] used, MatchRule rule,
+            java.util.function.BiFunction<Rig, Integer, String> targetKey,
+            java.util.function.BiFunction<Rig, Integer, String> sourceKey) {
+        Map<String, Integer> sources = byUniqueKey(s, sj, i -> !used[i], sourceKey);
+        Map<String, Integer> targets = byUniqueKey(t, tj, i -> map.sourceOf()[i] < 0, targetKey);
         for (Map.Entry<String, Integer> e : targets.entrySet()) {
             Integer si = sources.get(e.getKey());
             if (si != null) {
@@ -228,6 +289,14 @@ final class JointMatcher {
             for (int i = 0; i < model.rig().nodeCount(); i++) {
                 if (model.rig().name(i) != null) {
                     set.add(i);
+                }
+            }
+        }
+        if (model.humanoid() != null) {
+            // every bone of a humanoid map (a VRM animation's bones need no skin and no name)
+            for (int node : model.humanoid().bones().values()) {
+                if (node >= 0 && node < model.rig().nodeCount()) {
+                    set.add(node);
                 }
             }
         }

@@ -4,6 +4,12 @@ package io.posekit.retarget;
 public enum MatchRule {
     /** Named by the request's joint map. */
     MAP,
+    /**
+     * Taken from a humanoid bone map the file declares (VRM 0.x, VRM 1.0, VRM animation): the same bone in both
+     * sides' maps, or, with one map, that side's bone (from the map) and the other side's joint (by name) having the
+     * same {@link HumanoidRole}.
+     */
+    HUMANOID_MAP,
     /** The same name on both sides. */
     EXACT,
     /** The same name once namespaces, rig prefixes, side spellings, case and separators are normalised. */

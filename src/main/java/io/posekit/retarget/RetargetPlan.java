@@ -30,7 +30,14 @@ final class RetargetPlan {
     final byte[] kind;
     /** Rest model rotations, 4 per node, double. */
     final double[] restModelTarget;
+    /** The source's, turned 180° about Y when {@link #turnSource}. */
     final double[] restModelSource;
+    /**
+     * Whether the source is turned 180° about the model Y axis before anything is compared (its rest and every
+     * sample, rotations and positions): the two models face opposite ways (a VRM 0.x avatar faces −Z, every other
+     * model glTF's +Z), so a clip plays towards the target's own front.
+     */
+    final boolean turnSource;
     /** Rest model positions, 3 per node. */
     final double[] restPositionTarget;
     final double[] restPositionSource;
@@ -57,10 +64,12 @@ final class RetargetPlan {
     /** Per target node, its nearest mapped descendants in node order (empty for unmapped nodes). */
     private final List<List<Integer>> mappedChildren;
 
-    RetargetPlan(Rig target, Rig source, JointMap map, String rootJoint, RetargetRequest.RootMotion rootMotion) {
+    RetargetPlan(Rig target, Rig source, JointMap map, String rootJoint, RetargetRequest.RootMotion rootMotion,
+            boolean turnSource) {
         this.target = target;
         this.source = source;
         this.map = map;
+        this.turnSource = turnSource;
         int n = target.nodeCount();
         int[] sourceOf = map.sourceOf();
         restModelTarget = restModelRotations(target);
@@ -68,6 +77,12 @@ final class RetargetPlan {
         float[] restMatricesTarget = Pose.evaluate(target, null, 0).modelMatrices();
         restPositionTarget = positions(restMatricesTarget, n);
         restPositionSource = positions(Pose.evaluate(source, null, 0).modelMatrices(), source.nodeCount());
+        if (turnSource) {
+            for (int i = 0; i < source.nodeCount(); i++) {
+                turnQuaternion(restModelSource, 4 * i);
+                turnVector(restPositionSource, 3 * i);
+            }
+        }
 
         kind = new byte[n];
         chainStart = new int[n];
@@ -285,6 +300,26 @@ final class RetargetPlan {
             }
         }
         return positions[3 * top + 1] - lowest;
+    }
+
+    /**
+     * Turns the model rotation at {@code q[o..o+3]} (x, y, z, w) by 180° about Y: {@code q ← (0, 1, 0, 0) · q}.
+     */
+    static void turnQuaternion(double[] q, int o) {
+        double x = q[o];
+        double y = q[o + 1];
+        double z = q[o + 2];
+        double w = q[o + 3];
+        q[o] = z;
+        q[o + 1] = w;
+        q[o + 2] = -x;
+        q[o + 3] = -y;
+    }
+
+    /** Turns the model vector at {@code v[o..o+2]} by 180° about Y: {@code (x, y, z) ← (−x, y, −z)}. */
+    static void turnVector(double[] v, int o) {
+        v[o] = -v[o];
+        v[o + 2] = -v[o + 2];
     }
 
     /** Rest model rotations: the rest local rotations composed parent-first, in double. */

@@ -66,7 +66,8 @@ public final class Retargeter {
         }
         List<Clip> chosen = chosenClips(source, request.clips());
         JointMap map = JointMatcher.match(target, source, request.jointMap());
-        RetargetPlan plan = new RetargetPlan(target.rig(), source.rig(), map, request.rootJoint(), request.rootMotion());
+        RetargetPlan plan = new RetargetPlan(target.rig(), source.rig(), map, request.rootJoint(), request.rootMotion(),
+                facesMinusZ(target) != facesMinusZ(source));
         if (target.clips().size() + chosen.size() > maxClips) {
             throw ImportLimits.exceeded("the retargeted asset", target.clips().size() + chosen.size(), "clips",
                     maxClips, ImportLimits.CLIPS);
@@ -86,8 +87,13 @@ public final class Retargeter {
                     made.tracks().size()));
         }
         Model model = new Model(target.format(), target.rig(), target.skins(), target.meshes(), clips,
-                target.warnings());
+                target.warnings(), target.humanoid());
         return new Result(model, RetargetReport.of(target, source, plan, reports));
+    }
+
+    /** Whether the model faces −Z: a VRM 0.x avatar (every other model faces glTF's +Z). */
+    static boolean facesMinusZ(Model model) {
+        return model.humanoid() != null && model.humanoid().facesMinusZ();
     }
 
     private static List<Clip> chosenClips(Model source, List<String> requested) {
@@ -205,6 +211,16 @@ public final class Retargeter {
                     Rotations.normalize(sourceModel, 4 * i);
                 } else {
                     Rotations.copy(q, 0, sourceModel, 4 * i);
+                    if (plan.turnSource) {
+                        RetargetPlan.turnQuaternion(sourceModel, 4 * i); // its descendants follow
+                    }
+                }
+            }
+            if (plan.turnSource) {
+                // model positions (the translation columns are all the sampling reads of the matrices)
+                for (int i = 0; i < source.nodeCount(); i++) {
+                    sourceMatrices[16 * i + 12] = -sourceMatrices[16 * i + 12];
+                    sourceMatrices[16 * i + 14] = -sourceMatrices[16 * i + 14];
                 }
             }
         }
@@ -326,6 +342,8 @@ public final class Retargeter {
             int sp = source.parent(s);
             if (sp >= 0) {
                 Rotations.rotate(plan.restModelSource, 4 * sp, v, 0, v, 0);
+            } else if (plan.turnSource) {
+                RetargetPlan.turnVector(v, 0);
             }
             int tp = target.parent(t);
             if (tp >= 0) {

@@ -77,7 +77,9 @@ public final class GltfImporter implements AssetImporter {
         List<ImportScene.MeshInstance> meshes = meshInstances(doc, graph, accessors, budget, skins.skinCount(), warnings,
                 materials);
         List<ImportScene.Clip> clips = new AnimationDecoder(doc, accessors, warnings).decode(graph);
-        return new ImportScene(nodes, skinList, meshes, clips, warnings.list());
+        // VRM avatars and animations: the humanoid bone map, for retargeting
+        io.posekit.asset.HumanoidMap humanoid = VrmHumanoid.read(doc.root(), importIndex, warnings);
+        return new ImportScene(nodes, skinList, meshes, clips, warnings.list(), humanoid);
     }
 
     /** One instance per imported node with a mesh, in file order; meshes are decoded once and shared. */
