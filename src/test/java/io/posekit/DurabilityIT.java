@@ -8,6 +8,7 @@ import io.posekit.asset.SourceFile;
 import io.posekit.asset.gltf.GltfBuilder;
 import io.posekit.store.ContentId;
 import io.posekit.store.GeneratedAssets;
+import io.posekit.store.Reference;
 import io.posekit.store.StoredAsset;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -310,10 +311,17 @@ class DurabilityIT {
     private static List<String> verify(Service restarted, Map<String, Upload> acked, Map<String, Upload> sent,
             Set<String> describedBefore) throws IOException {
         PosekitClient client = new PosekitClient(restarted.port);
-        PosekitClient.Response list = client.get("/api/v1/assets");
-        assertThat(list.status()).as(list.toString()).isEqualTo(200);
+        List<JsonNode> items = new ArrayList<>();
+        // a page at a time, following `next` (the rounds store more assets than one page of the default size)
+        for (String page = "/api/v1/assets?limit=50"; page != null; ) {
+            PosekitClient.Response list = client.get(page);
+            assertThat(list.status()).as(list.toString()).isEqualTo(200);
+            list.json().get("assets").forEach(items::add);
+            JsonNode next = list.json().get("next");
+            page = next == null || next.isNull() ? null : next.asString();
+        }
         List<String> listed = new ArrayList<>();
-        for (JsonNode item : list.json().get("assets")) {
+        for (JsonNode item : items) {
             String id = item.get("id").asString();
             listed.add(id);
             Upload upload = sent.get(id);
@@ -351,7 +359,14 @@ class DurabilityIT {
         assertThat(meta.files()).containsExactlyElementsOf(upload.files().entrySet().stream()
                 .sorted(Map.Entry.comparingByKey())
                 .map(f -> new StoredAsset.StoredFile(f.getKey(), f.getValue())).toList());
-        assertThat(entries(dir)).containsExactlyInAnyOrder("manifest.json", "files");
+        assertThat(entries(dir)).containsExactlyInAnyOrder("manifest.json", "files", "refs");
+        // the service runs open (no credentials), so every upload is the default tenant's and its only reference
+        assertThat(entries(dir.resolve("refs"))).containsExactly(Reference.tenantKey(Reference.DEFAULT_TENANT) + ".json");
+        Reference ref = JSON.readValue(Files.readAllBytes(dir.resolve("refs")
+                .resolve(Reference.tenantKey(Reference.DEFAULT_TENANT) + ".json")), Reference.class);
+        assertThat(ref.id()).isEqualTo(upload.id());
+        assertThat(ref.name()).isEqualTo(upload.name());
+        assertThat(ref.sizeBytes()).isEqualTo(upload.sizeBytes());
         List<String> numbers = new ArrayList<>();
         List<SourceFile> files = new ArrayList<>();
         for (int i = 0; i < meta.files().size(); i++) {

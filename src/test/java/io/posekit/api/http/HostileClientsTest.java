@@ -132,6 +132,50 @@ class HostileClientsTest {
         }
     }
 
+    /**
+     * Pipelined requests (legal HTTP/1.1, and what a keep-alive client's next request becomes when it arrives before
+     * the server has finished with the previous exchange): the first answered later on a worker, the second at once.
+     * The connection must read on afterwards. Reactor Netty 1.3.7 stopped reading such a connection for good (the
+     * second request's end was delivered after its exchange was over, and nothing asked for the next read:
+     * reactor/reactor-netty#4361); the next request then waited until its client gave up.
+     */
+    @Test
+    void aConnectionReadsOnAfterPipelinedRequestsAnsweredOutOfStep() throws Exception {
+        try (Socket s = socket()) {
+            OutputStream out = s.getOutputStream();
+            // the listing runs on a worker (answered later); the request without credentials is refused at once
+            out.write(("GET /api/v1/assets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + CALM + "\r\n\r\n"
+                    + "GET /api/v1/assets HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = s.getInputStream();
+            assertThat(readResponse(in)).startsWith("HTTP/1.1 200");
+            assertThat(readResponse(in)).startsWith("HTTP/1.1 401");
+            for (int i = 0; i < 3; i++) {
+                out.write("GET /actuator/health HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                // a connection that stopped reading leaves this to the socket's 10 s timeout
+                assertThat(readResponse(in)).as("request %d after the pipelined pair", i + 1).startsWith("HTTP/1.1 200");
+            }
+        }
+    }
+
+    /** One response with a {@code Content-Length} body, read from {@code in}: its head and body as text. */
+    private static String readResponse(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("closed after '" + head + "'");
+            }
+            head.append((char) b);
+        }
+        int length = head.toString().lines()
+                .filter(l -> l.regionMatches(true, 0, "Content-Length:", 0, 15))
+                .map(l -> Integer.parseInt(l.substring(15).strip())).findFirst()
+                .orElseThrow(() -> new AssertionError("no Content-Length in " + head));
+        return head + new String(in.readNBytes(length), StandardCharsets.UTF_8);
+    }
+
     @Test
     void aBodyThatStallsIsCutOffAtTheReadTimeoutAndALyingLengthHoldsNothing() throws Exception {
         try (Socket s = socket()) {
