@@ -106,9 +106,6 @@ class WarmUpRunner implements ApplicationRunner, Ordered {
             exercises.addAll(http.exercises(EXPENSIVE));
             httpStatus = "driven at " + base;
         } catch (Exception e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
             httpStatus = "not driven: " + e.getMessage();
             log.warn("warm-up: the API's HTTP paths are not warmed up ({}){}", e.getMessage(),
                     settings.token() == null ? "; a secured service needs posekit.warm-up.token" : "");

@@ -2,12 +2,9 @@ package io.posekit.warmup;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -21,22 +18,18 @@ import java.util.Locale;
  *
  * <p>Every answer must be a 200 of the expected media type with a body, else the exercise fails. The requests carry
  * {@code Authorization: Bearer <token>} when a token is given (a secured service); without one, only an open service
- * answers them. Uses one HTTP/1.1 client; not thread-safe.
+ * answers them. One keep-alive connection ({@link LoopbackHttp}); not thread-safe.
  */
 public final class HttpExercises implements AutoCloseable {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
-
-    private final HttpClient client;
-    private final URI base;
-    private final String token;
+    private final LoopbackHttp http;
+    private final String[] auth;
     private final String id;
     private final boolean created;
 
-    private HttpExercises(HttpClient client, URI base, String token, String id, boolean created) {
-        this.client = client;
-        this.base = base;
-        this.token = token;
+    private HttpExercises(LoopbackHttp http, String[] auth, String id, boolean created) {
+        this.http = http;
+        this.auth = auth;
         this.id = id;
         this.created = created;
     }
@@ -47,20 +40,24 @@ public final class HttpExercises implements AutoCloseable {
      * @param base the service, e.g. {@code http://127.0.0.1:8080}
      * @param token a bearer token with the read, write and delete scopes, or {@code null} (an open service)
      * @throws IOException when the upload is not answered 201 or 200
-     * @throws InterruptedException when interrupted while waiting for the answer
      */
-    public static HttpExercises open(URI base, String token) throws IOException, InterruptedException {
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).build();
+    public static HttpExercises open(URI base, String token) throws IOException {
+        LoopbackHttp http = new LoopbackHttp(base.getHost(), base.getPort());
+        String[] auth = token == null || token.isBlank() ? new String[0]
+                : new String[] {"Authorization", "Bearer " + token};
         byte[] glb = WarmUpAsset.get().glb();
-        HttpRequest.Builder post = HttpRequest.newBuilder(base.resolve("/api/v1/assets")).timeout(TIMEOUT)
-                .header("Content-Type", "model/gltf-binary").POST(HttpRequest.BodyPublishers.ofByteArray(glb));
-        HttpResponse<String> answer = client.send(authorized(post, token).build(), HttpResponse.BodyHandlers.ofString());
-        if (answer.statusCode() != 201 && answer.statusCode() != 200) {
-            throw new IOException("the warm-up asset's upload was answered " + answer.statusCode() + ": "
-                    + abbreviate(answer.body()));
+        try {
+            LoopbackHttp.Answer answer = http.send("POST", "/api/v1/assets", glb,
+                    with(auth, "Content-Type", "model/gltf-binary"));
+            if (answer.status() != 201 && answer.status() != 200) {
+                throw new IOException("the warm-up asset's upload was answered " + answer.status() + ": "
+                        + abbreviate(answer.body()));
+            }
+            return new HttpExercises(http, auth, sha256(glb), answer.status() == 201);
+        } catch (IOException | RuntimeException e) {
+            http.close();
+            throw e;
         }
-        return new HttpExercises(client, base, token, sha256(glb), answer.statusCode() == 201);
     }
 
     /** The asset's id (the SHA-256 of its bytes). */
@@ -75,69 +72,60 @@ public final class HttpExercises implements AutoCloseable {
     public List<WarmUp.Exercise> exercises(int renderEvery) {
         String asset = "/api/v1/assets/" + id;
         return List.of(
-                get("matrices json", asset + "/skins/0/matrices", "application/json", "application/json"),
-                get("matrices binary", asset + "/skins/0/matrices", "application/octet-stream",
-                        "application/octet-stream"),
-                get("pose json", asset + "/pose", "application/json", "application/json"),
-                get("skinned json", asset + "/meshes/0/skinned", "application/json", "application/json"),
-                get("skinned binary", asset + "/meshes/0/skinned", "application/octet-stream",
-                        "application/octet-stream"),
-                get("render png", renderEvery, asset + "/render.png", "&width=96&height=96", "image/png", "image/png"));
+                get("matrices json", 1, asset + "/skins/0/matrices", "", "application/json"),
+                get("matrices binary", 1, asset + "/skins/0/matrices", "", "application/octet-stream"),
+                get("pose json", 1, asset + "/pose", "", "application/json"),
+                get("skinned json", 1, asset + "/meshes/0/skinned", "", "application/json"),
+                get("skinned binary", 1, asset + "/meshes/0/skinned", "", "application/octet-stream"),
+                get("render png", renderEvery, asset + "/render.png", "&width=96&height=96", "image/png"));
     }
 
-    private WarmUp.Exercise get(String name, String path, String accept, String expected) {
-        return get(name, 1, path, "", accept, expected);
-    }
-
-    private WarmUp.Exercise get(String name, int every, String path, String extraQuery, String accept,
-            String expected) {
+    private WarmUp.Exercise get(String name, int every, String path, String extraQuery, String type) {
+        String[] headers = with(auth, "Accept", type);
         return new WarmUp.Exercise(name, every, round -> {
             // a different time every round, past the clip's end too (loop=repeat wraps it)
             double time = (round * 0.137) % (1.37 * WarmUpAsset.DURATION);
-            URI uri = base.resolve(path + "?clip=" + WarmUpAsset.CLIP + "&time="
-                    + String.format(Locale.ROOT, "%.4f", time) + "&loop=repeat" + extraQuery);
-            HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Accept", accept).GET();
-            HttpResponse<byte[]> answer = client.send(authorized(request, token).build(),
-                    HttpResponse.BodyHandlers.ofByteArray());
-            String type = answer.headers().firstValue("Content-Type").orElse("");
-            if (answer.statusCode() != 200 || !type.startsWith(expected) || answer.body().length == 0) {
-                throw new IOException("GET " + uri.getRawPath() + " was answered " + answer.statusCode() + " " + type
-                        + ": " + abbreviate(new String(answer.body(), java.nio.charset.StandardCharsets.UTF_8)));
+            String target = path + "?clip=" + WarmUpAsset.CLIP + "&time=" + String.format(Locale.ROOT, "%.4f", time)
+                    + "&loop=repeat" + extraQuery;
+            LoopbackHttp.Answer answer = http.send("GET", target, null, headers);
+            if (answer.status() != 200 || !answer.header("content-type").startsWith(type)
+                    || answer.body().length == 0) {
+                throw new IOException("GET " + path + " was answered " + answer.status() + " "
+                        + answer.header("content-type") + ": " + abbreviate(answer.body()));
             }
         });
     }
 
     /**
-     * Deletes the caller's reference to the warm-up asset when {@link #open} created it.
+     * Deletes the caller's reference to the warm-up asset when {@link #open} created it, and closes the connection.
      *
      * @throws IOException when the deletion is not answered 204
      */
     @Override
     public void close() throws IOException {
-        if (!created) {
-            return;
-        }
-        HttpRequest.Builder delete = HttpRequest.newBuilder(base.resolve("/api/v1/assets/" + id)).timeout(TIMEOUT)
-                .DELETE();
         try {
-            HttpResponse<String> answer = client.send(authorized(delete, token).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (answer.statusCode() != 204) {
-                throw new IOException("the warm-up asset's deletion was answered " + answer.statusCode() + ": "
-                        + abbreviate(answer.body()));
+            if (created) {
+                LoopbackHttp.Answer answer = http.send("DELETE", "/api/v1/assets/" + id, null, auth);
+                if (answer.status() != 204) {
+                    throw new IOException("the warm-up asset's deletion was answered " + answer.status() + ": "
+                            + abbreviate(answer.body()));
+                }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while deleting the warm-up asset", e);
+        } finally {
+            http.close();
         }
     }
 
-    private static HttpRequest.Builder authorized(HttpRequest.Builder request, String token) {
-        return token == null || token.isBlank() ? request : request.header("Authorization", "Bearer " + token);
+    private static String[] with(String[] auth, String name, String value) {
+        String[] headers = java.util.Arrays.copyOf(auth, auth.length + 2);
+        headers[auth.length] = name;
+        headers[auth.length + 1] = value;
+        return headers;
     }
 
-    private static String abbreviate(String body) {
-        return body.length() <= 200 ? body : body.substring(0, 200) + "…";
+    private static String abbreviate(byte[] body) {
+        String text = new String(body, 0, Math.min(body.length, 200), StandardCharsets.UTF_8);
+        return body.length <= 200 ? text : text + "…";
     }
 
     private static String sha256(byte[] bytes) {
