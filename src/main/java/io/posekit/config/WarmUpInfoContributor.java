@@ -9,7 +9,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Reports the start-up warm-up in {@code /actuator/info} as {@code warmUp}: {@code status} ({@code off},
- * {@code pending}, {@code running}, {@code done}), and once done how long it took ({@code millis}, of which the
+ * {@code pending}, {@code running}, {@code done}, or {@code failed: <the exception>}), and once done how long it took ({@code millis}, of which the
  * exercises after the upload {@code exerciseMillis}), why they stopped
  * ({@code stop}: {@code quiet}, {@code budget}, {@code nothing_left}), the JIT's compilation time meanwhile
  * ({@code compileMillis}), whether the HTTP paths were driven ({@code http}), the rounds of each exercise

@@ -94,6 +94,20 @@ class WarmUpRunner implements ApplicationRunner, Ordered {
         long started = System.nanoTime();
         AvailabilityChangeEvent.publish(context, ReadinessState.REFUSING_TRAFFIC);
         state.set(new State("running", 0, null, null, Double.NaN));
+        try {
+            warmUp(started);
+        } catch (RuntimeException | LinkageError e) {
+            // never a reason not to serve: the service is only slower at first
+            log.error("warm-up: failed, the service starts without it", e);
+            state.set(new State("failed: " + e, (System.nanoTime() - started) / 1_000_000, null, null, Double.NaN));
+        }
+        if (settings.exit()) {
+            log.info("posekit.warm-up.exit: exiting after the warm-up (a training run)");
+            System.exit(SpringApplication.exit(context, () -> 0));
+        }
+    }
+
+    private void warmUp(long started) {
         List<WarmUp.Exercise> exercises = new ArrayList<>();
         byte[] glb = WarmUpAsset.get().glb();
         exercises.add(new WarmUp.Exercise("parse", EXPENSIVE, round -> importers.importUpload(
@@ -142,10 +156,6 @@ class WarmUpRunner implements ApplicationRunner, Ordered {
         }
         if (!Double.isNaN(kernels)) {
             KernelWarmUpRunner.report(kernels, -1, kernelMillis);
-        }
-        if (settings.exit()) {
-            log.info("posekit.warm-up.exit: exiting after the warm-up (a training run)");
-            System.exit(SpringApplication.exit(context, () -> 0));
         }
     }
 
