@@ -8,12 +8,14 @@
 #  1. starts it fresh under `taskset -c SERVICE_CPUS` (every thread inherits the affinity) — the jar with java, or
 #     for KIND=image the Docker image with `docker run --cpuset-cpus SERVICE_CPUS` — at t0;
 #  2. polls every 20 ms: first answer = the first HTTP answer of any status to the readiness probe (posekit
-#     /actuator/health/readiness, the peer /health), ready = the first 200 of it; both in seconds since t0;
+#     /actuator/health/readiness, the peer /health), ready = the first 200 of it; both in seconds since t0, and the
+#     service's CPU seconds by then (user + system of every thread: on a busy machine wall times stretch with the
+#     other processes' load, CPU times much less);
 #  3. uploads Fox.glb and reads its "Walk" clip's duration from the summary;
 #  4. WINDOWS back-to-back wrk runs of DURATION each (wrk -t1 -cCONNECTIONS pinned to WRK_CPUS, lib/measure.sh:
 #     Fox skinning matrices as JSON at random times of Walk), each window's req/s, p50 and p99.
 # Output (stdout): a header line (date, nproc, CPU, versions, load average, settings) and a markdown table per run
-# row: service, first answer s, ready s, then req/s and p99 ms of each window; then the medians over the RUNS of each
+# row: service, first answer s, ready s, the CPU seconds at each, then req/s and p99 ms of each window; then the medians over the RUNS of each
 # figure. Raw figures go to RESULTS as JSON lines. Progress goes to stderr.
 #
 # Environment (default):
@@ -112,18 +114,22 @@ stop() {
 alive() {
   if [ -n "$SVC_PID" ]; then kill -0 "$SVC_PID" 2>/dev/null; else docker inspect "$CONTAINER" >/dev/null 2>&1; fi
 }
-wait_ready() { # sets FIRST and READY (s since T0)
+wait_ready() { # sets FIRST and READY (s since T0), CPU_FIRST and CPU_READY (the service's CPU seconds by then)
   local code t
-  FIRST=""; READY=""
+  FIRST=""; READY=""; CPU_FIRST=""; CPU_READY=""
   while :; do
     code=$(curl -s -o /dev/null -m 1 -w '%{http_code}' "$PROBE" || true)
     t=$(now)
-    if [ "$code" != 000 ] && [ -z "$FIRST" ]; then FIRST=$(since "$T0" "$t"); fi
-    if [ "$code" = 200 ]; then READY=$(since "$T0" "$t"); return 0; fi
+    if [ "$code" != 000 ] && [ -z "$FIRST" ]; then FIRST=$(since "$T0" "$t"); CPU_FIRST=$(cpu_s); fi
+    if [ "$code" = 200 ]; then READY=$(since "$T0" "$t"); CPU_READY=$(cpu_s); return 0; fi
     alive || { tail -n 30 "$LOG" >&2; die "$SVC exited while starting"; }
     [ "$(since "$T0" "$t" | cut -d. -f1)" -lt 180 ] || die "$SVC not ready within 180 s"
     sleep 0.02
   done
+}
+cpu_s() { # the service's CPU time so far (user + system, every thread), seconds: what start-up costs, whatever else
+          # the machine runs (wall times stretch with the load of other processes, CPU times much less)
+  local p; p=$(service_pid) && python3 -c "import sys; print('%.2f' % (int(sys.argv[1]) / int(sys.argv[2])))" "$(cpu_ticks "$p")" "$_clk_tck"
 }
 service_pid() { # the PID whose CPU time measure() reads: the java / node process, or the container's
   if [ -n "$SVC_PID" ]; then echo "$SVC_PID"; else docker inspect -f '{{.State.Pid}}' "$CONTAINER"; fi
@@ -135,7 +141,7 @@ for SVC in $SERVICES; do
     say "$SVC run $run: starting (CPUs $SERVICE_CPUS, $KIND${AOT_FILE:+, AOT cache $AOT_FILE})"
     start "$SVC" "$run"
     wait_ready
-    say "$SVC run $run: first answer after $FIRST s, ready after $READY s"
+    say "$SVC run $run: first answer after $FIRST s ($CPU_FIRST s of CPU), ready after $READY s ($CPU_READY s of CPU)"
     out=$WORK/fox-$SVC-$run.json
     code=$(curl -sS -o "$out" -w '%{http_code}' -H 'Content-Type: model/gltf-binary' --data-binary @"$FOX" "$BASE/api/v1/assets")
     [ "$code" = 201 ] || [ "$code" = 200 ] || die "$SVC: Fox upload answered $code: $(head -c 300 "$out")"
@@ -143,7 +149,7 @@ for SVC in $SERVICES; do
     curl -sS -o "$out.summary" "$BASE/api/v1/assets/$id"
     dur=$(python3 -c 'import json,sys; print(next(c["duration"] for c in json.load(open(sys.argv[1]))["clips"] if c.get("name") == "Walk"))' "$out.summary")
     pid=$(service_pid)
-    row="| $SVC | $run | $FIRST | $READY |"
+    row="| $SVC | $run | $FIRST | $READY | $CPU_FIRST | $CPU_READY |"
     windows=()
     for w in $(seq 1 "$WINDOWS"); do
       m=$(measure "$pid" "$BASE/api/v1/assets/$id/skins/0/matrices" Walk "$dur" "") || die "$SVC: wrk window $w failed"
@@ -153,11 +159,12 @@ for SVC in $SERVICES; do
       windows+=("$m")
       say "$SVC run $run window $w: $rps req/s, p99 $p99 ms"
     done
-    python3 - "$RESULTS" "$SVC" "$run" "$FIRST" "$READY" "$KIND" "${AOT_FILE:-none}" "${windows[@]}" <<'PY'
+    python3 - "$RESULTS" "$SVC" "$run" "$FIRST" "$READY" "$CPU_FIRST" "$CPU_READY" "$KIND" "${AOT_FILE:-none}" "${windows[@]}" <<'PY'
 import json, sys
-path, svc, run, first, ready, kind, aot, *w = sys.argv[1:]
+path, svc, run, first, ready, cpu_first, cpu_ready, kind, aot, *w = sys.argv[1:]
 open(path, "a").write(json.dumps({"service": svc, "run": int(run), "first_answer_s": float(first),
-    "ready_s": float(ready), "kind": kind, "aot": aot, "windows": [json.loads(x) for x in w]}) + "\n")
+    "ready_s": float(ready), "cpu_first_answer_s": float(cpu_first), "cpu_ready_s": float(cpu_ready), "kind": kind,
+    "aot": aot, "windows": [json.loads(x) for x in w]}) + "\n")
 PY
     ROWS+=("$row")
     stop
@@ -167,7 +174,7 @@ done
 
 echo "cold start $(date -u +%FT%TZ), nproc $(nproc), $(lscpu | sed -n 's/^Model name: *//p'), $("$JAVA" -version 2>&1 | head -n 1), node $(node --version 2>/dev/null || echo -), load before $LOAD_BEFORE; service CPUs $SERVICE_CPUS, wrk CPUs $WRK_CPUS, -c$CONNECTIONS, $KIND, JAVA_OPTS '$JAVA_OPTS', AOT cache ${AOT_FILE:-none}"
 echo
-hdr="| service | run | first answer s | ready s |"; sep="|---|---|---|---|"
+hdr="| service | run | first answer s | ready s | CPU s at first answer | CPU s at ready |"; sep="|---|---|---|---|---|---|"
 for w in $(seq 1 "$WINDOWS"); do hdr+=" window $w req/s / p99 ms |"; sep+="---|"; done
 echo "$hdr"; echo "$sep"
 printf '%s\n' "${ROWS[@]}"
@@ -178,13 +185,14 @@ rows = [json.loads(l) for l in open(sys.argv[1])]
 print("medians over the runs:")
 print()
 n = max(len(r["windows"]) for r in rows)
-print("| service | first answer s | ready s | " + " | ".join("%d–%d s" % (10 * i, 10 * i + 10) for i in range(n)) + " |")
-print("|---|---|---|" + "---|" * n)
+print("| service | first answer s | ready s | CPU s at first answer | CPU s at ready | " + " | ".join("%d–%d s" % (10 * i, 10 * i + 10) for i in range(n)) + " |")
+print("|---|---|---|---|---|" + "---|" * n)
 for svc in dict.fromkeys(r["service"] for r in rows):
     rs = [r for r in rows if r["service"] == svc]
     med = lambda xs: statistics.median(xs)
     cells = []
     for i in range(n):
         cells.append("%d / %.1f" % (med([r["windows"][i]["rps"] for r in rs]), med([r["windows"][i]["p99_ms"] for r in rs])))
-    print("| %s | %.2f | %.2f | %s |" % (svc, med([r["first_answer_s"] for r in rs]), med([r["ready_s"] for r in rs]), " | ".join(cells)))
+    print("| %s | %.2f | %.2f | %.2f | %.2f | %s |" % (svc, med([r["first_answer_s"] for r in rs]), med([r["ready_s"] for r in rs]),
+          med([r["cpu_first_answer_s"] for r in rs]), med([r["cpu_ready_s"] for r in rs]), " | ".join(cells)))
 PY
