@@ -58,6 +58,11 @@ class ArchitectureTest {
                         "io.posekit.config..", "io.posekit.api..")
                 .because("the core can be used as a library without the service")
                 .check(classes);
+        // the warm-up drives the core and the API from outside, as a client would: no Spring either
+        noClasses().that().resideInAPackage("io.posekit.warmup..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", "jakarta..",
+                        "io.micrometer..", "org.slf4j..", "io.posekit.store..", "io.posekit.config..", "io.posekit.api..")
+                .check(classes);
     }
 
     @Test

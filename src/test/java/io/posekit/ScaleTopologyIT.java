@@ -109,6 +109,9 @@ class ScaleTopologyIT {
                     .withEnv("AWS_ACCESS_KEY_ID", ACCESS_KEY)
                     .withEnv("AWS_SECRET_ACCESS_KEY", SECRET_KEY)
                     .withEnv("POSEKIT_CACHE_MAX_BYTES", "64MB")
+                    // three replicas starting at once on a small CI machine: no start-up warm-up (PosekitContainerIT
+                    // runs the image's default)
+                    .withEnv("POSEKIT_WARM_UP_DURATION", "0")
                     .withEnv("POSEKIT_SECURITY_API_KEYS_FILE", "/etc/posekit/api-keys.txt")
                     .withCopyToContainer(Transferable.of(HexFormat.of().formatHex(ApiKeys.sha256(KEY))
                             + " scale posekit:read,posekit:write,posekit:delete,posekit:admin scale-it\n"),

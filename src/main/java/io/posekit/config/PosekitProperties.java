@@ -22,7 +22,7 @@ import org.springframework.validation.annotation.Validated;
  * @param parsing where and how many imports run
  * @param bake limits of one bake
  * @param health how health answers are kept
- * @param warmUp the kernel warm-up after start-up
+ * @param warmUp the warm-up before readiness and the kernel check
  * @param render how many pictures are drawn at once
  * @param security who may call what: authentication, scopes, tenants
  * @param quota what each tenant may store and how fast it may ask
@@ -169,11 +169,40 @@ public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @Defaul
     }
 
     /**
-     * @param rounds How many poses the kernel warm-up computes in the background after start-up (2–3 s of one core
-     *     at the default on a 2-core VM), so the first requests find the pose and skinning kernels compiled; it also checks the
-     *     Vector API kernels against the scalar ones and logs a warning when they disagree. 0 turns it off.
+     * @param duration The longest the start-up warm-up may take (0 turns it off): before readiness turns UP, posekit
+     *     drives its own hot paths on a built-in asset (upload and parse, skinning matrices as JSON and binary, the
+     *     pose, the skinned mesh, a render) until the JIT falls quiet or this is spent, so the first requests a load
+     *     balancer sends find the code compiled. Reported in the log and in {@code /actuator/info} ({@code warmUp}).
+     * @param quiet The JIT is quiet, and the warm-up stops early, when it spent less than 5 % of this span compiling.
+     * @param token A bearer token with the read, write and delete scopes, for a secured service: without one the
+     *     warm-up of a secured service drives only the paths that need no HTTP (parse, pose and skinning kernels).
+     * @param rounds How many poses the kernel check computes: the Vector API kernels checked against the scalar
+     *     ones, a warning logged when they disagree. Within the warm-up when it runs; else in the background after
+     *     start-up (2–3 s of one core at the default on a 2-core VM). 0 turns the check off.
+     * @param exit Whether the process exits (status 0) once the warm-up is done instead of serving: the training run
+     *     that makes the JDK's AOT cache ({@code -XX:AOTCacheOutput}, see docs/operations.md) runs the warm-up with
+     *     this, so the cache holds what serving loads and the method profiles of the hot paths.
      */
-    public record WarmUp(@DefaultValue("3000") @PositiveOrZero int rounds) {
+    public record WarmUp(@NotNull @DefaultValue("5s") java.time.Duration duration,
+            @NotNull @DefaultValue("500ms") java.time.Duration quiet, String token,
+            @DefaultValue("3000") @PositiveOrZero int rounds, @DefaultValue("false") boolean exit) {
+
+        @AssertTrue(message = "posekit.warm-up.duration must not be negative")
+        boolean isDurationNotNegative() {
+            return duration == null || !duration.isNegative();
+        }
+
+        @AssertTrue(message = "posekit.warm-up.quiet must be positive")
+        boolean isQuietPositive() {
+            return quiet == null || (!quiet.isNegative() && !quiet.isZero());
+        }
+
+        /** Without the token. */
+        @Override
+        public String toString() {
+            return "WarmUp[duration=" + duration + ", quiet=" + quiet + ", token=" + (token == null ? null : "******")
+                    + ", rounds=" + rounds + ", exit=" + exit + "]";
+        }
     }
 
     /**
