@@ -31,7 +31,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Clips from another file ({@code POST /api/v1/assets/{id}/clips}): an animation file (glTF, COLLADA, BVH, .x, FBX…)
- * whose clips are bound to the asset's rig by joint name ({@link ClipBinding}) and added to a new, combined asset with
+ * whose clips are bound to the asset's rig by joint name, or by the humanoid maps of a VRM animation and avatar
+ * ({@link ClipBinding}), and added to a new, combined asset with
  * its own content id; the original asset is untouched. And clips made in place ({@code POST
  * /api/v1/assets/{id}/clips/{clip}/in-place}), added the same way.
  */
@@ -54,10 +55,26 @@ class ClipRoutes implements ApiRoutes {
      * What adding clips did.
      *
      * @param asset the combined asset
+     * @param binding the rule that bound the tracks and what was done to the keys
      * @param clips how each added clip was bound
      * @param skipped clips of the file none of whose tracks targets a joint of the asset
      */
-    record ClipsAdded(AssetSummary asset, List<BoundClip> clips, List<String> skipped) {
+    record ClipsAdded(AssetSummary asset, Binding binding, List<BoundClip> clips, List<String> skipped) {
+    }
+
+    /**
+     * How the file's tracks were bound ({@link ClipBinding}).
+     *
+     * @param rule {@code humanoid_map} (both files declare a humanoid bone map: bones bound to the same bones, names
+     *     only for nodes outside the maps) or {@code name}
+     * @param turned whether the keys were turned 180° about Y (a VRM 0.x side and a +Z-facing one)
+     * @param translationScale what the humanoid bones' translation keys were scaled by (the hips' rest heights' ratio)
+     */
+    record Binding(String rule, boolean turned, double translationScale) {
+
+        static Binding of(ClipBinding.Bound b) {
+            return new Binding(b.rule().wireName(), b.turned(), b.translationScale());
+        }
     }
 
     /**
@@ -69,12 +86,17 @@ class ClipRoutes implements ApiRoutes {
      * @param unmatched names of the file's animated nodes that the asset has no node for
      * @param notAnimated asset joints the clip does not animate (at most 50 listed)
      * @param notAnimatedCount how many in all
+     * @param rules how many of the bound tracks each rule bound: {@code humanoid_map}, {@code name}
      */
     record BoundClip(String name, String sourceName, int tracks, List<String> unmatched, List<String> notAnimated,
-            int notAnimatedCount) {
+            int notAnimatedCount, java.util.Map<String, Integer> rules) {
 
         static BoundClip of(ClipBinding.ClipReport r) {
-            return new BoundClip(r.name(), r.sourceName(), r.tracks(), r.unmatched(), r.notAnimated(), r.notAnimatedCount());
+            java.util.Map<String, Integer> rules = new java.util.LinkedHashMap<>();
+            rules.put(ClipBinding.Rule.HUMANOID_MAP.wireName(), r.byHumanoidMap());
+            rules.put(ClipBinding.Rule.NAME.wireName(), r.byName());
+            return new BoundClip(r.name(), r.sourceName(), r.tracks(), r.unmatched(), r.notAnimated(),
+                    r.notAnimatedCount(), rules);
         }
     }
 
@@ -111,7 +133,7 @@ class ClipRoutes implements ApiRoutes {
                             .orElseThrow(() -> Assets.unknownAsset(id));
                     String newId = added.asset().meta().id();
                     return json.reply(added.created() ? 201 : 200, new ClipsAdded(AssetSummary.of(added.asset()),
-                            added.binding().clips().stream().map(BoundClip::of).toList(), added.binding().skipped()))
+                            Binding.of(added.binding()), added.binding().clips().stream().map(BoundClip::of).toList(), added.binding().skipped()))
                             .header("Location", "/api/v1/assets/" + newId);
                 });
     }

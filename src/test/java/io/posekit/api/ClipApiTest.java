@@ -69,6 +69,9 @@ class ClipApiTest {
         assertThat(wave.get("unmatched").toString()).isEqualTo("[\"Tail\"]");
         assertThat(wave.get("notAnimated").toString()).isEqualTo("[\"Tip\"]");
         assertThat(wave.get("notAnimatedCount").asInt()).isEqualTo(1);
+        assertThat(wave.get("rules").toString()).isEqualTo("{\"humanoid_map\":0,\"name\":1}");
+        assertThat(body.get("binding").toString())
+                .isEqualTo("{\"rule\":\"name\",\"turned\":false,\"translationScale\":1.0}");
         JsonNode bend = body.get("clips").get(1);
         assertThat(bend.get("name").asString()).isEqualTo("Bend (2)"); // the asset already has a Bend
         assertThat(bend.get("sourceName").asString()).isEqualTo("Bend");

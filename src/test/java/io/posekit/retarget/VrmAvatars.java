@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -58,18 +59,40 @@ public final class VrmAvatars {
      * animation {@code clip.name()} (turned as well for VRM 0.x).
      */
     public static byte[] glb(Kind kind, Clip clip) {
+        return glb(kind, clip, VrmAvatars::nodeName, Map.of(), false);
+    }
+
+    /** The name of the extra, non-humanoid node of {@link #glb(Kind, Clip, IntFunction, Map, boolean)}. */
+    public static final String HAIR = "Hair";
+
+    /**
+     * {@link #glb(Kind, Clip)} with rig joint i named {@code names.apply(i)}, the rest rotations of
+     * {@code restRotations} (joint index → {@code [x, y, z, w]}, turned as well for VRM 0.x; the others identity) and,
+     * when {@code hair}, an extra node {@link #HAIR} outside the humanoid map: a child of the head 0.15 above it, rig
+     * index {@code Skeletons.humanoid().nodeCount()} for {@code clip}'s tracks.
+     */
+    public static byte[] glb(Kind kind, Clip clip, IntFunction<String> names, Map<Integer, float[]> restRotations,
+            boolean hair) {
         Rig rig = Skeletons.humanoid();
         boolean turn = kind == Kind.VRM0;
         GltfBuilder b = new GltfBuilder().extensionsUsed(kind == Kind.VRM0 ? "VRM" : kind == Kind.VRM1 ? "VRMC_vrm"
                 : "VRMC_vrm_animation");
         int n = rig.nodeCount();
-        int[] index = new int[n];
+        int[] index = new int[n + (hair ? 1 : 0)];
         for (int i = 0; i < n; i++) {
             float[] t = rig.restTranslations();
             // the whole rig turned: a root's translation turns; children's local offsets turn with their parents'
             // identity rest rotations, so every offset turns
-            index[i] = b.node(nodeName(i)).translation(turn ? -t[3 * i] : t[3 * i], t[3 * i + 1],
-                    turn ? -t[3 * i + 2] : t[3 * i + 2]).index();
+            GltfBuilder.NodeBuilder node = b.node(names.apply(i)).translation(turn ? -t[3 * i] : t[3 * i],
+                    t[3 * i + 1], turn ? -t[3 * i + 2] : t[3 * i + 2]);
+            float[] r = restRotations.get(i);
+            if (r != null) {
+                node.rotation(turn ? -r[0] : r[0], r[1], turn ? -r[2] : r[2], r[3]);
+            }
+            index[i] = node.index();
+        }
+        if (hair) {
+            index[n] = b.node(HAIR).translation(0, 0.15f, 0).index();
         }
         for (int i = 0; i < n; i++) {
             List<Integer> children = new ArrayList<>();
@@ -77,6 +100,9 @@ public final class VrmAvatars {
                 if (rig.parent(j) == i) {
                     children.add(index[j]);
                 }
+            }
+            if (hair && rig.name(i).equals("Head")) {
+                children.add(index[n]);
             }
             if (!children.isEmpty()) {
                 ArrayNode c = ((ObjectNode) b.json().get("nodes").get(index[i])).putArray("children");
