@@ -174,8 +174,9 @@ public record PosekitProperties(@Valid @DefaultValue Cache cache, @Valid @Defaul
      *     pose, the skinned mesh, a render) until the JIT falls quiet or this is spent, so the first requests a load
      *     balancer sends find the code compiled. Reported in the log and in {@code /actuator/info} ({@code warmUp}).
      * @param quiet The JIT is quiet, and the warm-up stops early, when it spent less than 5 % of this span compiling.
-     * @param token A bearer token with the read, write and delete scopes, for a secured service: without one the
-     *     warm-up of a secured service drives only the paths that need no HTTP (parse, pose and skinning kernels).
+     * @param token A bearer token with the read, write and delete scopes the warm-up of a secured service calls the
+     *     API with; without one it uses a key of the service's own (in memory only, for the tenant
+     *     {@code posekit-internal}, revoked when the warm-up ends).
      * @param rounds How many poses the kernel check computes: the Vector API kernels checked against the scalar
      *     ones, a warning logged when they disagree. Within the warm-up when it runs; else in the background after
      *     start-up (2–3 s of one core at the default on a 2-core VM). 0 turns the check off.

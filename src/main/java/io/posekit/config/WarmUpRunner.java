@@ -31,8 +31,9 @@ import org.springframework.stereotype.Component;
  * {@code ACCEPTING_TRAFFIC}; this one says {@code REFUSING_TRAFFIC} again explicitly when it starts, in case another
  * part published a readiness state before.
  *
- * <p>The exercises: the API over HTTP on the server's own port ({@link HttpExercises}; with
- * {@code posekit.warm-up.token} when secured) and an in-process parse of the warm-up asset; then, once, the kernel
+ * <p>The exercises: the API over HTTP on the server's own port ({@link HttpExercises}; on a secured service with
+ * {@code posekit.warm-up.token}, else with a key of the service's own from {@link InternalTokens}, revoked when the
+ * warm-up ends) and an in-process parse of the warm-up asset; then, once, the kernel
  * check of {@link KernelWarmUp} (vector against scalar). The warm-up never stops the service from starting: what fails is
  * logged and reported in {@code /actuator/info} ({@link WarmUpInfoContributor}), and the service becomes ready anyway.
  */
@@ -57,9 +58,12 @@ class WarmUpRunner implements ApplicationRunner, Ordered {
     private final ApplicationContext context;
     private final Environment environment;
     private final AtomicReference<State> state;
+    /** Issues the warm-up's key on a secured service when no {@code posekit.warm-up.token} is set; may be null. */
+    private final InternalTokens tokens;
 
     WarmUpRunner(PosekitProperties properties, AssetImporters importers, ApplicationContext context,
-            Environment environment) {
+            Environment environment, org.springframework.beans.factory.ObjectProvider<InternalTokens> tokens) {
+        this.tokens = tokens.getIfAvailable();
         this.settings = properties.warmUp();
         this.importers = importers;
         this.context = context;
@@ -115,24 +119,34 @@ class WarmUpRunner implements ApplicationRunner, Ordered {
         HttpExercises http = null;
         String httpStatus;
         URI base = baseUri();
+        // the configured token, else a key of the service's own, revoked when the warm-up ends (a secured service
+        // needs no set-up for its warm-up to drive the API)
+        String issued = settings.token() == null && tokens != null
+                ? tokens.issue(settings.duration().plusMinutes(1)) : null;
+        String token = settings.token() != null ? settings.token() : issued;
+        WarmUp.Report report;
         try {
-            http = HttpExercises.open(base, settings.token());
-            exercises.addAll(http.exercises(EXPENSIVE));
-            httpStatus = "driven at " + base;
-        } catch (Exception e) {
-            httpStatus = "not driven: " + e.getMessage();
-            log.warn("warm-up: the API's HTTP paths are not warmed up ({}){}", e.getMessage(),
-                    settings.token() == null ? "; a secured service needs posekit.warm-up.token" : "");
-        }
-        // the upload above counts in the budget
-        java.time.Duration left = settings.duration().minusNanos(System.nanoTime() - started);
-        WarmUp.Report report = new WarmUp(left.isNegative() ? java.time.Duration.ZERO : left, settings.quiet())
-                .run(exercises);
-        if (http != null) {
             try {
-                http.close();
+                http = HttpExercises.open(base, token);
+                exercises.addAll(http.exercises(EXPENSIVE));
+                httpStatus = "driven at " + base;
             } catch (Exception e) {
-                log.warn("warm-up: the warm-up asset {} was not deleted: {}", http.assetId(), e.getMessage());
+                httpStatus = "not driven: " + e.getMessage();
+                log.warn("warm-up: the API's HTTP paths are not warmed up ({})", e.getMessage());
+            }
+            // the upload above counts in the budget
+            java.time.Duration left = settings.duration().minusNanos(System.nanoTime() - started);
+            report = new WarmUp(left.isNegative() ? java.time.Duration.ZERO : left, settings.quiet()).run(exercises);
+            if (http != null) {
+                try {
+                    http.close();
+                } catch (Exception e) {
+                    log.warn("warm-up: the warm-up asset {} was not deleted: {}", http.assetId(), e.getMessage());
+                }
+            }
+        } finally {
+            if (issued != null) {
+                tokens.revoke(issued);
             }
         }
         // the kernel check last, when the linear-blend kernels have been compiled by the exercises above

@@ -41,6 +41,12 @@ public final class Authenticator implements ReactiveAuthenticationManager {
     private final ReactiveAuthenticationManager jwts;
     private final Cache<String, CallerAuthentication> validated;
     private final Clock clock;
+    /**
+     * Keys the service issued to itself ({@link #issue}), by their SHA-256: held in memory only, never in the key
+     * file, each until revoked or expired.
+     */
+    private final java.util.concurrent.ConcurrentHashMap<java.nio.ByteBuffer, Caller> issued =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param apiKeys the API keys, or {@code null} when none are configured
@@ -136,7 +142,32 @@ public final class Authenticator implements ReactiveAuthenticationManager {
         });
     }
 
+    /**
+     * A key for the service's own calls to its API (the start-up warm-up drives the API over loopback as a client
+     * would): 256 random bits like any API key, known only in memory, for {@code tenant} with {@code scopes}, valid
+     * until {@link #revoke revoked} or until {@code ttl} has passed, whichever is first. Works whether or not a key
+     * file is configured.
+     */
+    public String issue(String tenant, Set<Scope> scopes, String principal, java.time.Duration ttl) {
+        String key = ApiKeys.generate();
+        issued.put(java.nio.ByteBuffer.wrap(ApiKeys.sha256(key)),
+                new Caller(tenant, EnumSet.copyOf(scopes), principal, clock.instant().plus(ttl)));
+        return key;
+    }
+
+    /** Forgets a key given by {@link #issue}: from now on it is an unknown key. */
+    public void revoke(String key) {
+        issued.remove(java.nio.ByteBuffer.wrap(ApiKeys.sha256(key)));
+    }
+
     private CallerAuthentication apiKey(String token) {
+        if (!issued.isEmpty()) {
+            // only while an issued key lives (start-up): every other time, no second hash per request
+            Caller own = issued.get(java.nio.ByteBuffer.wrap(ApiKeys.sha256(token)));
+            if (own != null && own.expiresAt().isAfter(clock.instant())) {
+                return new CallerAuthentication(own);
+            }
+        }
         if (apiKeys == null) {
             throw new InvalidBearerTokenException("this service takes no API keys");
         }

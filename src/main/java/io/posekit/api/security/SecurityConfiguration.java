@@ -107,6 +107,25 @@ public class SecurityConfiguration {
         return new AccessPolicy(open, authenticator, s.openPaths());
     }
 
+    /** Keys for the service's own calls (the start-up warm-up), in memory only; none when the service is open. */
+    @Bean
+    io.posekit.config.InternalTokens internalTokens(AccessPolicy policy, Authenticator authenticator) {
+        return new io.posekit.config.InternalTokens() {
+            @Override
+            public String issue(java.time.Duration ttl) {
+                return policy.isOpen() ? null : authenticator.issue(TENANT,
+                        java.util.EnumSet.of(Scope.READ, Scope.WRITE, Scope.DELETE), "posekit warm-up", ttl);
+            }
+
+            @Override
+            public void revoke(String token) {
+                if (token != null) {
+                    authenticator.revoke(token);
+                }
+            }
+        };
+    }
+
     /** Whether {@code address} (a host name or literal; null = every interface) is a loopback address. */
     static boolean loopback(String address) {
         if (address == null || address.isBlank()) {
