@@ -136,15 +136,23 @@ public final class WarmUpAsset {
                 weights[4 * v + 1] = share;
             }
         }
-        int[] indices = new int[6 * (RINGS - 1) * SEGMENTS];
+        return new Primitive(PrimitiveMode.TRIANGLES, List.of("POSITION", "NORMAL", "JOINTS_0", "WEIGHTS_0"),
+                positions, normals, null, tubeIndices(RINGS, SEGMENTS), 4, joints, weights);
+    }
+
+    /**
+     * The triangles of an open tube whose vertices are {@code rings} rings of {@code segments} each, ring after ring:
+     * two per quad between neighbouring rings, counter-clockwise seen from outside the tube.
+     */
+    public static int[] tubeIndices(int rings, int segments) {
+        int[] indices = new int[6 * (rings - 1) * segments];
         int i = 0;
-        for (int ring = 0; ring + 1 < RINGS; ring++) {
-            for (int k = 0; k < SEGMENTS; k++) {
-                int a = ring * SEGMENTS + k;
-                int b = ring * SEGMENTS + (k + 1) % SEGMENTS;
-                int c = a + SEGMENTS;
-                int d = b + SEGMENTS;
-                // counter-clockwise seen from outside the tube
+        for (int ring = 0; ring + 1 < rings; ring++) {
+            for (int k = 0; k < segments; k++) {
+                int a = ring * segments + k;
+                int b = ring * segments + (k + 1) % segments;
+                int c = a + segments;
+                int d = b + segments;
                 indices[i++] = a;
                 indices[i++] = c;
                 indices[i++] = b;
@@ -153,8 +161,7 @@ public final class WarmUpAsset {
                 indices[i++] = d;
             }
         }
-        return new Primitive(PrimitiveMode.TRIANGLES, List.of("POSITION", "NORMAL", "JOINTS_0", "WEIGHTS_0"),
-                positions, normals, null, indices, 4, joints, weights);
+        return indices;
     }
 
     /** Each joint bends about z and x by a phase-shifted sine; the root sways along x. */

@@ -53,22 +53,7 @@ final class ViewerFixture {
                 weights[4 * v + 1] = upper;
             }
         }
-        int[] indices = new int[6 * (RINGS - 1) * SEGMENTS];
-        int i = 0;
-        for (int r = 0; r < RINGS - 1; r++) {
-            for (int s = 0; s < SEGMENTS; s++) {
-                int a = r * SEGMENTS + s;
-                int b = r * SEGMENTS + (s + 1) % SEGMENTS;
-                int c = a + SEGMENTS;
-                int d = b + SEGMENTS;
-                indices[i++] = a;
-                indices[i++] = c;
-                indices[i++] = b;
-                indices[i++] = b;
-                indices[i++] = c;
-                indices[i++] = d;
-            }
-        }
+        int[] indices = io.posekit.warmup.WarmUpAsset.tubeIndices(RINGS, SEGMENTS);
 
         GltfBuilder g = new GltfBuilder();
         int pos = g.addFloatAccessor(positions, "VEC3");
