@@ -155,6 +155,11 @@ public final class Authenticator implements ReactiveAuthenticationManager {
         return key;
     }
 
+    /** How many issued keys are held (revoked and expired ones are not). */
+    int issuedCount() {
+        return issued.size();
+    }
+
     /** Forgets a key given by {@link #issue}: from now on it is an unknown key. */
     public void revoke(String key) {
         issued.remove(java.nio.ByteBuffer.wrap(ApiKeys.sha256(key)));
@@ -162,9 +167,12 @@ public final class Authenticator implements ReactiveAuthenticationManager {
 
     private CallerAuthentication apiKey(String token) {
         if (!issued.isEmpty()) {
-            // only while an issued key lives (start-up): every other time, no second hash per request
+            // only while an issued key lives (start-up): every other time, no second hash per request; an expired
+            // one is dropped here, so a key never revoked stops costing that hash once it expires
+            Instant now = clock.instant();
+            issued.values().removeIf(c -> !c.expiresAt().isAfter(now));
             Caller own = issued.get(java.nio.ByteBuffer.wrap(ApiKeys.sha256(token)));
-            if (own != null && own.expiresAt().isAfter(clock.instant())) {
+            if (own != null) {
                 return new CallerAuthentication(own);
             }
         }

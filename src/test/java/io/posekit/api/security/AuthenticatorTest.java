@@ -58,6 +58,8 @@ class AuthenticatorTest {
 
         clock.now = clock.now.plusSeconds(30);
         assertThatThrownBy(() -> auth.known(other)).isInstanceOf(InvalidBearerTokenException.class);
+        // an expired key is forgotten, not only refused
+        assertThat(auth.issuedCount()).isZero();
     }
 
     @Test
