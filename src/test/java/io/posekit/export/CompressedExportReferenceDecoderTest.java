@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.posekit.asset.Model;
 import io.posekit.asset.SourceFile;
 import io.posekit.sampling.Pose;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,19 +36,10 @@ class CompressedExportReferenceDecoderTest {
                 .toAbsolutePath();
     }
 
-    private static boolean nodeAvailable() {
-        try {
-            Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
-            return p.waitFor(20, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
-    }
-
     @Test
     void theReferenceDecoderReadsEveryCompressedViewBitForBit() throws Exception {
         assumeTrue(Files.isRegularFile(meshoptimizer().resolve("index.js")), "no npm meshoptimizer at " + meshoptimizer());
-        assumeTrue(nodeAvailable(), "no node on the PATH");
+        assumeTrue(NodeJs.available(), "no node on the PATH");
         Map<String, Model> models = new LinkedHashMap<>();
         models.put("multiMesh", ConformanceAssets.importModel(List.of(new SourceFile("multi.glb",
                 PosedFixtures.multiMesh().toGlb()))));

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.posekit.asset.Model;
 import io.posekit.asset.SourceFile;
 import io.posekit.sampling.Pose;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,19 +32,10 @@ class CompressedExportValidatorTest {
     private static final Path SCRIPT = Path.of("src/test/docker/gltf-validator/validate.js").toAbsolutePath();
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private static boolean nodeAvailable() {
-        try {
-            Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
-            return p.waitFor(20, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
-    }
-
     @Test
     void compressedExportsHaveNoErrorsAndNoWarnings() throws Exception {
         assumeTrue(Files.isDirectory(VALIDATOR), "no gltf-validator at " + VALIDATOR + " (npm ci in tools/gltf-validate)");
-        assumeTrue(nodeAvailable(), "no node on the PATH");
+        assumeTrue(NodeJs.available(), "no node on the PATH");
         Map<String, byte[]> files = new LinkedHashMap<>();
         Model multi = ConformanceAssets.importModel(List.of(new SourceFile("multi.glb", PosedFixtures.multiMesh().toGlb())));
         add(files, "multiMesh", multi);

@@ -275,31 +275,13 @@ public final class MeshoptEncoder {
                 }
                 int fb = find(vertices, verticesPushed, b);
                 int fc = find(vertices, verticesPushed, c);
-                int fea;
-                if (a == next) {
-                    fea = 0;
-                    next++;
-                } else {
-                    fea = 15;
-                }
-                int feb;
-                if (fb >= 0 && fb < 14) {
-                    feb = fb + 1;
-                } else if (b == next) {
-                    feb = 0;
-                    next++;
-                } else {
-                    feb = 15;
-                }
-                int fec;
-                if (fc >= 0 && fc < 14) {
-                    fec = fc + 1;
-                } else if (c == next) {
-                    fec = 0;
-                    next++;
-                } else {
-                    fec = 15;
-                }
+                // each corner: 1–14 = that FIFO slot, 0 = the next new index (which advances it), 15 = written out
+                int fea = a == next ? 0 : 15;
+                next += fea == 0 ? 1 : 0;
+                int feb = fb >= 0 && fb < 14 ? fb + 1 : b == next ? 0 : 15;
+                next += feb == 0 ? 1 : 0;
+                int fec = fc >= 0 && fc < 14 ? fc + 1 : c == next ? 0 : 15;
+                next += fec == 0 ? 1 : 0;
                 int zw = (feb << 4) | fec;
                 int table = -1;
                 for (int k = 0; k < 14; k++) {
