@@ -65,11 +65,17 @@ public class PosekitConfiguration {
         return new RenderPool(RenderPool.threadsFor(properties.render().threads()), properties.render().queue());
     }
 
+    /**
+     * The repository, once the uploads a crash left staged are recovered ({@link AssetRepository#recoverUploads}):
+     * before any request, as the store's durability promise needs.
+     */
     @Bean
     AssetRepository assetRepository(AssetStore store, AssetImporters importers, ParsingPool parsing,
             PosekitProperties properties, MeterRegistry meters) {
-        return new AssetRepository(store, importers, parsing, properties.cache().maxBytes().toBytes(),
-                Clock.systemUTC(), meters, quotas(properties.quota()));
+        AssetRepository repository = new AssetRepository(store, importers, parsing,
+                properties.cache().maxBytes().toBytes(), Clock.systemUTC(), meters, quotas(properties.quota()));
+        repository.recoverUploads();
+        return repository;
     }
 
     /** Each tenant's quota: its own ({@code posekit.quota.tenants.<name>.*}) where set, else the defaults. */

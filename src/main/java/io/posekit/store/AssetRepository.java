@@ -43,14 +43,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>An upload is parsed before anything is stored: a file that fails to import leaves the store and the
  * cache exactly as they were. Concurrent uploads of the same content share one parse: one of them creates the
- * asset, the others find it. Thread-safe.
+ * asset, the others find it. An upload a crash left staged in the store is published at the next start only if it
+ * imports again ({@link #recoverUploads}). Thread-safe.
  *
  * <p>Metrics: {@code posekit.upload.size} (bytes per upload, tagged {@code outcome} created, existing or
- * rejected), {@code posekit.import.duration} (parse time, tagged {@code source} upload or reload,
+ * rejected), {@code posekit.import.duration} (parse time, tagged {@code source} upload, reload or recovery,
  * {@code format} and {@code outcome}: success, invalid, unsupported, too_large, bug for an importer's
  * unexpected failure, error), {@code posekit.store.duration} (one store operation, tagged {@code op} stage, commit,
- * read, list or delete and {@code outcome} success, unavailable, corrupt or error), and the cache's own
- * ({@code cache.*}, {@code cache=assets}).
+ * reference, read, list, delete or recover and {@code outcome} success, unavailable, corrupt or error), and the
+ * cache's own ({@code cache.*}, {@code cache=assets}).
  */
 public final class AssetRepository {
 
@@ -320,6 +321,27 @@ public final class AssetRepository {
     }
 
     /**
+     * Publishes the uploads a crash left staged but maybe acknowledged ({@link AssetStore#recover}): each is parsed
+     * again on the parsing pool as an upload (the same importers and limits; stored files of added clips and
+     * retargetings as a re-parse reads them), one at a time, and kept only when it imports. Call once at start-up,
+     * before serving; the models are not cached.
+     *
+     * @return the assets published
+     * @throws StoreUnavailableException when the store could not publish them durably
+     */
+    public List<StoredAsset> recoverUploads() {
+        return timed("recover", () -> store.recover((meta, files) -> {
+            try {
+                parsing.await(parsing.submit(ParsingPool.Kind.UPLOAD, () -> parseStored(files, "recovery")));
+                return true;
+            } catch (ImportException | io.posekit.retarget.RetargetException e) {
+                log.info("a staged upload of asset {} ({}) does not import: {}", meta.id(), meta.name(), e.getMessage());
+                return false;
+            }
+        }));
+    }
+
+    /**
      * Refuses what would pass {@code tenant}'s quota if it held {@code moreBytes} more in one more asset.
      *
      * @throws QuotaExceededException naming the limit
@@ -493,7 +515,7 @@ public final class AssetRepository {
             return null;
         }
         log.debug("parsing stored asset {} ({})", id, meta.get().name());
-        return new Loaded(meta.get(), parseStored(files.get()).model());
+        return new Loaded(meta.get(), parseStored(files.get(), "reload").model());
     }
 
     /**
@@ -614,7 +636,7 @@ public final class AssetRepository {
      * re-run on the stored source files (themselves parsed this way) with the stored request. Runs on a parsing
      * thread.
      */
-    private AssetImporters.Imported parseStored(List<SourceFile> files) {
+    private AssetImporters.Imported parseStored(List<SourceFile> files, String source) {
         java.util.TreeMap<Integer, List<SourceFile>> groups = new java.util.TreeMap<>();
         java.util.Map<Integer, String> kinds = new java.util.HashMap<>();
         List<SourceFile> own = new ArrayList<>();
@@ -629,21 +651,21 @@ public final class AssetRepository {
                 groups.computeIfAbsent(g, k -> new ArrayList<>()).add(new SourceFile(rest, f.bytes()));
             }
         }
-        AssetImporters.Imported imported = parse(own, "reload");
+        AssetImporters.Imported imported = parse(own, source);
         Model model = imported.model();
         for (java.util.Map.Entry<Integer, List<SourceFile>> group : groups.entrySet()) {
             if (kinds.get(group.getKey()).equals(CLIPS)) {
-                model = ClipBinding.bind(model, parse(group.getValue(), "reload").model(), importers.limits().maxClips())
+                model = ClipBinding.bind(model, parse(group.getValue(), source).model(), importers.limits().maxClips())
                         .model();
             } else {
-                model = retargetStored(model, group.getValue());
+                model = retargetStored(model, group.getValue(), source);
             }
         }
         return new AssetImporters.Imported(model, imported.main());
     }
 
     /** Re-runs a stored retargeting onto {@code model}: the group's {@code request.json} and {@code source/…} files. */
-    private Model retargetStored(Model model, List<SourceFile> group) {
+    private Model retargetStored(Model model, List<SourceFile> group, String source) {
         RetargetRequest request = null;
         List<SourceFile> sourceFiles = new ArrayList<>();
         for (SourceFile f : group) {
@@ -656,8 +678,8 @@ public final class AssetRepository {
         if (request == null || sourceFiles.isEmpty()) {
             throw ImportException.invalid("a stored retargeting lacks its request or its source files");
         }
-        Model source = parseStored(sourceFiles).model();
-        return Retargeter.retarget(model, source, request, importers.limits().maxClips()).model();
+        Model sourceModel = parseStored(sourceFiles, source).model();
+        return Retargeter.retarget(model, sourceModel, request, importers.limits().maxClips()).model();
     }
 
     private static final String SOURCE = "source/";
@@ -749,8 +771,8 @@ public final class AssetRepository {
     }
 
     /**
-     * Runs one store operation, timing it as {@code posekit.store.duration} with {@code op} (stage, commit, read,
-     * list, delete) and {@code outcome} (success, unavailable, corrupt, error).
+     * Runs one store operation, timing it as {@code posekit.store.duration} with {@code op} (stage, commit,
+     * reference, read, list, delete, recover) and {@code outcome} (success, unavailable, corrupt, error).
      */
     private <T> T timed(String op, java.util.function.Supplier<T> call) {
         long start = System.nanoTime();
@@ -758,7 +780,7 @@ public final class AssetRepository {
         try {
             T result = call.get();
             outcome = "success";
-            storeReached(true, op.equals("commit") || op.equals("delete"));
+            storeReached(true, op.equals("commit") || op.equals("delete") || op.equals("recover"));
             return result;
         } catch (StoreUnavailableException e) {
             outcome = "unavailable";

@@ -105,7 +105,8 @@ public interface AssetStore {
     /**
      * The second half of {@link #save}: makes the staged files the asset {@code meta} describes, held by
      * {@code ref}'s tenant, atomically (readers see all of it or none) and durably (when it returns, the asset and the
-     * reference survive a crash of this process and of the store's host). When the id is already stored, the staged
+     * reference survive a crash of this process and of the store's host, if need be by {@link #recover} at the next
+     * start). When the id is already stored, the staged
      * files are discarded, the stored asset returned unchanged and the reference added to it
      * ({@link #addReference}); a copy known to be corrupt is replaced.
      *
@@ -121,6 +122,33 @@ public interface AssetStore {
      */
     default StoredAsset save(StoredAsset meta, List<SourceFile> files, Reference ref) {
         return commit(stage(meta, files, ref), meta, ref);
+    }
+
+    /**
+     * Decides, for {@link #recover}, whether files a crash left staged are an asset: the repository parses them as it
+     * would an upload (same importers, same limits).
+     */
+    @FunctionalInterface
+    interface RecoveryCheck {
+
+        /**
+         * Whether {@code files} (read back as {@code meta.id()}, named as {@code meta} says) import. Throws when it
+         * cannot tell (the store then keeps the files for the next start).
+         */
+        boolean importsAgain(StoredAsset meta, List<SourceFile> files);
+    }
+
+    /**
+     * Publishes the uploads a crash may have left acknowledged but not yet in place (a store whose {@link #commit}
+     * leaves part of its durability to recovery): each one whose files read back as its id and that {@code check}
+     * accepts becomes an asset, durably, with the references staged with it; what fails a check is removed. Called
+     * once at start-up, before the store serves. Stores that need no recovery publish nothing (the default).
+     *
+     * @return the assets published
+     * @throws StoreUnavailableException when what passed could not be published durably
+     */
+    default List<StoredAsset> recover(RecoveryCheck check) {
+        return List.of();
     }
 
     /**

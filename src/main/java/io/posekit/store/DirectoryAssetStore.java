@@ -32,19 +32,29 @@ import tools.jackson.databind.json.JsonMapper;
  * asset's first reference is written with its files and published by the same rename; a later one is a file of its
  * own, synced with its directory; the asset is deleted with its last reference). Assets found without a
  * {@code refs} directory (stored before tenants) are adopted by the {@link Reference#DEFAULT_TENANT default tenant}
- * when the store opens. An asset is written to a fresh {@code .incoming-*} directory, every file and both
- * directories fsynced, then renamed into place atomically and the store directory fsynced, so readers see a whole
- * asset or none, a saved asset survives a crash (kill -9, power loss) once {@link #save} has returned, and a crash
- * leaves only an incoming directory that the next start removes. The fsyncs of an incoming directory (its files,
- * its manifest when {@linkplain #stage(StoredAsset, List) known at staging}, the two directories) are issued
- * together, after everything is written, and all awaited before the rename: the order that matters (all of it
- * durable before the rename, the rename durable before the answer) is kept, and the file system commits them in one
- * journal commit instead of one after the other (on this project's ext4 machines, a 2 KB upload's staging went from
- * 9–12 ms to about 1 ms). A failed fsync fails the save (an asset already renamed
- * into place is renamed away again: what was not acknowledged is not kept). Deletion renames the
- * directory away, fsyncs the store directory (so an acknowledged delete stays deleted) and then removes it.
- * Start-up also removes what a crash can leave of the health probe ({@code .health-*}, see
- * {@link StoreHealthIndicator}).
+ * when the store opens.
+ *
+ * <p>Durability: a saved asset survives a crash (kill -9, power loss) once {@link #save}/{@link #commit} has returned,
+ * and readers see a whole asset or none. An asset is first staged in a fresh {@code .incoming-*} directory: its
+ * files, its manifest and the uploading tenant's reference (all known at staging for every upload but a zip, see
+ * {@link #stage(StoredAsset, List, Reference)}), then the fsyncs of every file, of the incoming directory and its
+ * subdirectories, and of the store directory (which holds the incoming directory's name) are issued together and
+ * all awaited: the file system commits them in one journal commit rather than one after the other (on this
+ * project's ext4 machines, a 2 KB upload's staging went from 9–12 ms to about 1 ms), and it overlaps the upload's
+ * parse. The commit after the parse renames the staged directory into place atomically and returns without syncing
+ * the store directory: until the rename reaches the disk a crash can undo it, but what it renamed is durable, whole
+ * and self-describing, and the next start publishes it again ({@link #recover}: the files must read back as the id
+ * and import again, which the repository decides). An incoming directory that fails those checks (a failed or
+ * unfinished upload whose removal did not reach the disk, a write a crash cut short) is removed. So an upload costs
+ * one round of syncs, none of them after its parse; a zip's manifest, known only from its parse, and a reference or
+ * manifest that differs from the staged one are written and synced at commit before the rename (one more round). A
+ * shared store (below) syncs the store directory after the rename too, since the other replicas' start-ups keep a
+ * young incoming directory and would not recover it in time. A failed fsync fails the save (an asset already
+ * renamed into place is renamed away again: what was not acknowledged is not kept). Deletion renames the directory
+ * away, fsyncs the store directory (so an acknowledged delete stays deleted; the renames of earlier commits become
+ * durable with it) and then removes it. A rename lost to a power loss cannot be brought about by a test; the unit
+ * tests stand for it with the incoming directory such a crash leaves. Start-up also removes what a crash can leave of
+ * a deletion ({@code .deleted-*}) and of the health probe ({@code .health-*}, see {@link StoreHealthIndicator}).
  *
  * <p>Reading an asset's files verifies them against its id ({@link ContentId}): a missing file or content that
  * no longer hashes to the id marks the asset corrupt ({@link CorruptAssetException}, logged once), and so does an
@@ -54,8 +64,8 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>The directory may be shared by several posekit processes (a volume mounted by every replica): the manifests are
  * indexed at start-up and an asset stored by another process is found on the first {@link #find} for it (one
  * stat), a deletion by another process within the revalidation interval, and {@link #list} reads the directory
- * again. When shared, start-up removes only temporaries older than {@link #SHARED_STALE_AFTER} (a younger one may be
- * another replica's write in progress); otherwise all of them. Saves and deletes of the same id are serialised in a
+ * again. When shared, start-up removes (or recovers) only temporaries older than {@link #SHARED_STALE_AFTER} (a younger
+ * one may be another replica's write in progress); otherwise all of them. Saves and deletes of the same id are serialised in a
  * process, and across processes by the atomic renames. Thread-safe. I/O failures surface as
  * {@link StoreUnavailableException}.
  */
@@ -68,8 +78,12 @@ public final class DirectoryAssetStore implements AssetStore {
     private static final String FILES = "files";
     private static final String REFS = "refs";
     private static final String JSON = ".json";
-    /** Names of the store's own temporaries in the store directory: never assets, removed at start-up. */
-    private static final List<String> TEMPORARY_PREFIXES = List.of(".incoming-", ".deleted-", ".health-");
+    private static final String INCOMING = ".incoming-";
+    /**
+     * Names of the store's own temporaries in the store directory: never assets; removed at start-up, but for an
+     * incoming directory that may hold an acknowledged upload (see {@link #recover}).
+     */
+    private static final List<String> TEMPORARY_PREFIXES = List.of(INCOMING, ".deleted-", ".health-");
 
     /**
      * How the store makes a directory's entries durable (new files, renames into and out of it): fsync(2) on the
@@ -98,6 +112,8 @@ public final class DirectoryAssetStore implements AssetStore {
     private final KnownReferences refs;
     private final boolean shared;
     private final DirectorySync directorySync;
+    /** Incoming directories found at start-up that may hold an acknowledged upload, until {@link #recover}. */
+    private final java.util.Queue<Path> unpublished = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     /**
      * Opens (creating if needed) the store at {@code root}, used by this process alone, and indexes what it holds.
@@ -120,7 +136,8 @@ public final class DirectoryAssetStore implements AssetStore {
         this(root, false, Duration.ofSeconds(10), directorySync);
     }
 
-    private DirectoryAssetStore(Path root, boolean shared, Duration revalidate, DirectorySync directorySync) {
+    /** A store, shared or not, that makes directory entries durable with {@code directorySync} (tests). */
+    DirectoryAssetStore(Path root, boolean shared, Duration revalidate, DirectorySync directorySync) {
         this.root = root.toAbsolutePath().normalize();
         this.directorySync = directorySync;
         this.known = new KnownAssets(revalidate, System::nanoTime);
@@ -191,7 +208,8 @@ public final class DirectoryAssetStore implements AssetStore {
     }
 
     /**
-     * Writes {@code files} (any order) durably to a new temporary directory.
+     * Writes {@code files} (any order) durably to a new temporary directory (the commit then writes and syncs the
+     * manifest and the reference before its rename).
      *
      * @throws StoreUnavailableException when the files could not be written or made durable (nothing is left behind)
      */
@@ -202,7 +220,7 @@ public final class DirectoryAssetStore implements AssetStore {
 
     /**
      * Writes {@code files} (any order) and the manifest {@code meta} durably to a new temporary directory; a
-     * {@link #commit} with an equal {@code meta} then only renames it into place and syncs the store directory.
+     * {@link #commit} with an equal {@code meta} then only writes and syncs the reference before its rename.
      *
      * @throws StoreUnavailableException when the files could not be written or made durable (nothing is left behind)
      */
@@ -213,8 +231,11 @@ public final class DirectoryAssetStore implements AssetStore {
 
     /**
      * Writes {@code files}, the manifest {@code meta} and the uploading tenant's {@code ref} durably to a new
-     * temporary directory; a {@link #commit} with an equal manifest and reference then only renames it into place and
-     * syncs the store directory: an upload costs one round of syncs and the rename's.
+     * temporary directory, whole and self-describing (what {@link #recover} needs); a {@link #commit} with an equal
+     * manifest and reference then only renames it into place, without a sync (unless the store is shared): an upload
+     * costs one round of syncs, and it overlaps the parse.
+     *
+     * @throws StoreUnavailableException when the files could not be written or made durable (nothing is left behind)
      */
     @Override
     public Staged stage(StoredAsset meta, List<SourceFile> files, Reference ref) {
@@ -222,7 +243,7 @@ public final class DirectoryAssetStore implements AssetStore {
     }
 
     private Staged stage(String id, List<SourceFile> files, StoredAsset manifest, Reference ref) {
-        Path incoming = root.resolve(".incoming-" + UUID.randomUUID());
+        Path incoming = root.resolve(INCOMING + UUID.randomUUID());
         List<FileChannel> written = new ArrayList<>(files.size() + 2);
         try {
             Path filesDir = incoming.resolve(FILES);
@@ -232,6 +253,11 @@ public final class DirectoryAssetStore implements AssetStore {
                 written.add(write(filesDir.resolve(Integer.toString(i)), ordered.get(i).bytes()));
             }
             List<Path> dirs = new ArrayList<>(List.of(filesDir));
+            if (!shared) {
+                // the incoming directory's own entry: the commit does not sync the store directory after its rename,
+                // so until that rename reaches the disk a crash leaves this name, which start-up then recovers
+                dirs.add(root);
+            }
             if (manifest != null) {
                 written.add(write(incoming.resolve(MANIFEST), json.writeValueAsBytes(manifest)));
                 // the incoming directory itself is synced at commit when its manifest is written then
@@ -257,9 +283,11 @@ public final class DirectoryAssetStore implements AssetStore {
     }
 
     /**
-     * Renames the staged directory into place and syncs the store directory; when the id is already stored the staged
-     * files are discarded, the stored asset returned and {@code ref} added to it; a corrupt copy is replaced (keeping
-     * the references other tenants held to it).
+     * Renames the staged directory into place (first writing and syncing in it the manifest and references that were
+     * not staged); the store directory is not synced after the rename unless the store is shared, since a staged
+     * directory left by a crash is published again at the next start ({@link #recover}). When the id is already
+     * stored the staged files are discarded, the stored asset returned and {@code ref} added to it; a corrupt copy is
+     * replaced (keeping the references other tenants held to it).
      *
      * @throws StoreUnavailableException when the asset could not be written or made durable (then it is not indexed,
      *     though it may be found on disk at the next start or by saving it again; the staged files are removed)
@@ -372,19 +400,11 @@ public final class DirectoryAssetStore implements AssetStore {
                 known.put(winner);
                 return winner;
             }
-            // the rename is durable only once the directory holding the new entry is synced
-            try {
-                directorySync.sync(root);
-            } catch (IOException notDurable) {
-                // not acknowledged, so not kept: the store stays as it was (best effort; a restart may find it)
-                try {
-                    Path trash = root.resolve(".deleted-" + UUID.randomUUID());
-                    Files.move(target, trash, StandardCopyOption.ATOMIC_MOVE);
-                    deleteQuietly(trash);
-                } catch (IOException e) {
-                    notDurable.addSuppressed(e);
-                }
-                throw notDurable;
+            // unshared, the rename is not synced: the staged directory (its name in the store directory included) is
+            // durable and whole, so a crash that undoes the rename leaves it to recovery, which publishes it again
+            // (recover). Shared, another replica's start-up keeps a young temporary and would not recover it in time.
+            if (shared) {
+                syncRenameOrUndo(target);
             }
             known.put(meta);
             refs.put(ref);
@@ -397,6 +417,27 @@ public final class DirectoryAssetStore implements AssetStore {
         } catch (IOException e) {
             deleteQuietly(incoming);
             throw unavailable("cannot store asset " + meta.id(), e);
+        }
+    }
+
+    /**
+     * Makes the rename of a new asset to {@code target} durable by syncing the store directory.
+     *
+     * @throws IOException when the sync failed; the asset is then renamed away again (not acknowledged, so not kept)
+     */
+    private void syncRenameOrUndo(Path target) throws IOException {
+        try {
+            directorySync.sync(root);
+        } catch (IOException notDurable) {
+            // best effort: the store stays as it was (a restart may still find it)
+            try {
+                Path trash = root.resolve(".deleted-" + UUID.randomUUID());
+                Files.move(target, trash, StandardCopyOption.ATOMIC_MOVE);
+                deleteQuietly(trash);
+            } catch (IOException e) {
+                notDurable.addSuppressed(e);
+            }
+            throw notDurable;
         }
     }
 
@@ -547,7 +588,11 @@ public final class DirectoryAssetStore implements AssetStore {
 
     /** The whole references an asset's directory holds. */
     private List<Reference> referencesOnDisk(String id) {
-        Path refsDir = root.resolve(id).resolve(REFS);
+        return referencesIn(root.resolve(id).resolve(REFS), id);
+    }
+
+    /** The whole references to asset {@code id} in {@code refsDir}. */
+    private List<Reference> referencesIn(Path refsDir, String id) {
         List<Reference> out = new ArrayList<>();
         if (!Files.isDirectory(refsDir)) {
             return out;
@@ -705,7 +750,8 @@ public final class DirectoryAssetStore implements AssetStore {
 
     /**
      * Removes what a crash can leave (an incoming write, a deletion, a health probe: never acknowledged, already
-     * deleted, or never an asset) when last modified at least {@code olderThan} ago.
+     * deleted, or never an asset) when last modified at least {@code olderThan} ago; an incoming directory with a
+     * whole manifest and reference is kept for {@link #recover} instead (its commit may have been acknowledged).
      */
     private void removeTemporaries(Duration olderThan) throws IOException {
         java.time.Instant cutoff = java.time.Instant.now().minus(olderThan);
@@ -714,10 +760,144 @@ public final class DirectoryAssetStore implements AssetStore {
                 String name = entry.getFileName().toString();
                 if (TEMPORARY_PREFIXES.stream().anyMatch(name::startsWith)
                         && (olderThan.isZero() || Files.getLastModifiedTime(entry).toInstant().isBefore(cutoff))) {
-                    deleteQuietly(entry);
+                    if (name.startsWith(INCOMING) && mayBeAcknowledged(entry)) {
+                        unpublished.add(entry);
+                    } else {
+                        deleteQuietly(entry);
+                    }
                 }
             }
         }
+    }
+
+    /**
+     * Whether an incoming directory may hold an acknowledged upload: a whole manifest of a well-formed id and a whole
+     * reference to it, which every commit makes durable before its rename. Its files are checked by {@link #recover}.
+     */
+    private boolean mayBeAcknowledged(Path incoming) {
+        try {
+            StoredAsset meta = readManifest(incoming);
+            return ContentId.isWellFormed(meta.id()) && !referencesIn(incoming.resolve(REFS), meta.id()).isEmpty();
+        } catch (IOException | RuntimeException notWhole) {
+            return false;
+        }
+    }
+
+    /** A staged directory published by {@link #recover}: its manifest and the references it holds. */
+    private record Recovered(StoredAsset meta, List<Reference> refs) {
+    }
+
+    /**
+     * Publishes what a crash may have left acknowledged but not in place: the commit of an upload renames its staged
+     * directory into place without syncing the store directory, so a crash (power loss) can undo the rename of an
+     * upload already answered. Every incoming directory kept when the store opened (a whole manifest and reference,
+     * see {@link #removeTemporaries}) is published again when its files read back as its id and {@code check} says
+     * they import; the others (a failed upload's leftovers whose removal did not reach the disk, files a crash cut
+     * short) are removed. An incoming directory for an id already in place is removed (the copy in place is the one a
+     * second upload of the same content found). The store directory is synced once after all the renames. Call once,
+     * at start-up, before the store serves; a store that is never asked keeps the incoming directories for the next
+     * start.
+     *
+     * @return the assets published
+     * @throws StoreUnavailableException when a published one could not be renamed or the renames made durable (the
+     *     store is then not fit to serve)
+     */
+    @Override
+    public List<StoredAsset> recover(RecoveryCheck check) {
+        List<Recovered> published = new ArrayList<>();
+        for (Path incoming; (incoming = unpublished.poll()) != null; ) {
+            recoverOne(incoming, check).ifPresent(published::add);
+        }
+        if (published.isEmpty()) {
+            return List.of();
+        }
+        try {
+            directorySync.sync(root);
+        } catch (IOException e) {
+            throw unavailable("cannot make the " + published.size() + " recovered uploads durable in " + root, e);
+        }
+        for (Recovered r : published) {
+            known.put(r.meta());
+            r.refs().forEach(refs::put);
+        }
+        log.info("recovered {} uploads a crash had left unpublished: {}", published.size(),
+                published.stream().map(r -> r.meta().id()).toList());
+        return published.stream().map(Recovered::meta).toList();
+    }
+
+    /** Publishes one incoming directory that passes every check of {@link #recover}, or removes it. */
+    private Optional<Recovered> recoverOne(Path incoming, RecoveryCheck check) {
+        StoredAsset meta;
+        List<SourceFile> files;
+        List<Reference> held;
+        try {
+            meta = readManifest(incoming);
+            held = referencesIn(incoming.resolve(REFS), meta.id());
+            files = readStaged(incoming, meta);
+        } catch (IOException | RuntimeException e) {
+            if (Files.isDirectory(incoming)) {
+                dropUnpublished(incoming, "it cannot be read (" + e.getMessage() + ")");
+            }
+            return Optional.empty(); // else another replica sharing the directory took it meanwhile
+        }
+        String wrong = files == null ? "its files are missing or have other lengths"
+                : !ContentId.of(files).equals(meta.id()) ? "its files do not hash to its id"
+                : held.isEmpty() ? "it holds no reference" : null;
+        if (wrong != null) {
+            dropUnpublished(incoming, wrong);
+            return Optional.empty();
+        }
+        Path target = root.resolve(meta.id());
+        if (Files.exists(target)) {
+            dropUnpublished(incoming, "asset " + meta.id() + " is in place");
+            return Optional.empty();
+        }
+        boolean imports;
+        try {
+            imports = check.importsAgain(meta, files);
+        } catch (RuntimeException e) {
+            log.warn("could not decide whether {} (asset {}) imports; kept for the next start", incoming, meta.id(), e);
+            return Optional.empty();
+        }
+        if (!imports) {
+            dropUnpublished(incoming, "its files do not import");
+            return Optional.empty();
+        }
+        synchronized (known.lock(meta.id())) {
+            try {
+                Files.move(incoming, target, StandardCopyOption.ATOMIC_MOVE);
+            } catch (java.nio.file.NoSuchFileException gone) {
+                return Optional.empty(); // another replica took it meanwhile
+            } catch (FileSystemException raced) {
+                if (Files.isDirectory(target)) {
+                    dropUnpublished(incoming, "asset " + meta.id() + " was stored meanwhile");
+                    return Optional.empty();
+                }
+                throw unavailable("cannot recover asset " + meta.id() + " from " + incoming, raced);
+            } catch (IOException e) {
+                throw unavailable("cannot recover asset " + meta.id() + " from " + incoming, e);
+            }
+        }
+        return Optional.of(new Recovered(meta, held));
+    }
+
+    private static void dropUnpublished(Path incoming, String why) {
+        log.info("removing {} left by a crash: {}", incoming.getFileName(), why);
+        deleteQuietly(incoming);
+    }
+
+    /** The files of a staged directory, named as its manifest says; null when one is missing or has another length. */
+    private static List<SourceFile> readStaged(Path incoming, StoredAsset meta) throws IOException {
+        List<SourceFile> files = new ArrayList<>(meta.files().size());
+        for (int i = 0; i < meta.files().size(); i++) {
+            StoredAsset.StoredFile f = meta.files().get(i);
+            Path file = incoming.resolve(FILES).resolve(Integer.toString(i));
+            if (!Files.isRegularFile(file) || Files.size(file) != f.sizeBytes()) {
+                return null;
+            }
+            files.add(new SourceFile(f.name(), Files.readAllBytes(file)));
+        }
+        return files.isEmpty() ? null : files;
     }
 
     /** Reads the directory's entries into the index: new ids added, vanished ones forgotten. */
