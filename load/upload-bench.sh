@@ -5,8 +5,9 @@
 # under `taskset -c CLIENT_CPUS` (0): WARMUPS (5) unrecorded then ROUNDS (7) recorded rounds, each round one raw
 # POST /api/v1/assets?filename=NAME (application/octet-stream) per asset on a kept-alive connection, timed until the
 # whole answer is read, then an untimed DELETE so that the next round's identical upload is new content (201: a
-# real parse and a durable store) again. Prints a markdown table of the median ms per asset (all samples and the raw
-# rows in OUT, /tmp/upload-bench-SERVICE.jsonl). The MD5 mesh is also sent zipped (the zip path).
+# real parse and a durable store) again. Prints a markdown table of the median ms per asset, and for posekit the
+# medians of that upload's parse, stage and commit from its own timers, read after each upload, untimed (all samples
+# and the raw rows in OUT, /tmp/upload-bench-SERVICE.jsonl). The MD5 mesh is also sent zipped (the zip path).
 # Environment: JAR (target/posekit.jar) JAVA_HOME (JDK 25) JAVA_OPTS (-Xmx1g) PORT (18097) PEER_PORT (18098)
 #   SHARED (../shared) ROUNDS (7) WARMUPS (5) SERVICE_CPUS (1) CLIENT_CPUS (0) OUT_DIR (/tmp)
 # The peer (SHARED/tools/peer, glTF and COLLADA only) needs `npm ci` in tools/oracle and tools/peer first; the
@@ -27,7 +28,8 @@ wait_ready() { # URL
   echo "upload-bench: the service did not answer $1" >&2; exit 1
 }
 run() { # SERVICE BASE
-  taskset -c "$CLIENT_CPUS" python3 load/lib/upload-bench.py "$2" "$ASSETS" "$ROUNDS" "$WARMUPS" > "$OUT_DIR/upload-bench-$1.jsonl"
+  taskset -c "$CLIENT_CPUS" python3 load/lib/upload-bench.py "$2" "$ASSETS" "$ROUNDS" "$WARMUPS" \
+    $([ "$1" = posekit ] && echo --timers) > "$OUT_DIR/upload-bench-$1.jsonl"
   if [ "$1" = posekit ]; then # where the time went, from posekit's own timers (mean ms over all uploads, warm-ups too)
     for m in "posekit.import.duration?tag=source:upload" "posekit.store.duration?tag=op:stage" \
         "posekit.store.duration?tag=op:commit" "posekit.store.duration?tag=op:delete"; do
@@ -64,9 +66,11 @@ for svc in ("posekit", "peer"):
     if os.path.exists(p):
         for line in open(p):
             r = json.loads(line); rows.setdefault(r["asset"], {"bytes": r["bytes"]})[svc] = r
-print("| asset | bytes | posekit median ms | peer median ms |")
-print("|---|---:|---:|---:|")
+print("| asset | bytes | posekit median ms | parse ms | stage ms | commit ms | peer median ms |")
+print("|---|---:|---:|---:|---:|---:|---:|")
 for a, r in rows.items():
     f = lambda s: "-" if s not in r else (f"{r[s]['median_ms']:.2f}" if r[s]["median_ms"] is not None else f"- ({r[s]['status']})")
-    print(f"| {a} | {r['bytes']} | {f('posekit')} | {f('peer')} |")
+    t = lambda k: "-" if r.get("posekit", {}).get(k) is None else f"{r['posekit'][k]:.2f}"
+    print(f"| {a} | {r['bytes']} | {f('posekit')} | {t('parse_median_ms')} | {t('stage_median_ms')} "
+          f"| {t('commit_median_ms')} | {f('peer')} |")
 PY
