@@ -39,9 +39,9 @@ import tools.jackson.databind.json.JsonMapper;
  * files, its manifest and the uploading tenant's reference (all known at staging for every upload but a zip, see
  * {@link #stage(StoredAsset, List, Reference)}), then the fsyncs of every file, of the incoming directory and its
  * subdirectories, and of the store directory (which holds the incoming directory's name) are issued together and
- * all awaited: the file system commits them in one journal commit rather than one after the other (on this
- * project's ext4 machines, a 2 KB upload's staging went from 9–12 ms to about 1 ms), and it overlaps the upload's
- * parse. The commit after the parse renames the staged directory into place atomically and returns without syncing
+ * all awaited, so that their waits for the disk overlap rather than add up (one journal commit on a journaling file
+ * system; a 2 KB upload's staging went from 9–12 ms to about 1 ms when they were first issued together), and it
+ * overlaps the upload's parse. The commit after the parse renames the staged directory into place atomically and returns without syncing
  * the store directory: until the rename reaches the disk a crash can undo it, but what it renamed is durable, whole
  * and self-describing, and the next start publishes it again ({@link #recover}: the files must read back as the id
  * and import again, which the repository decides). An incoming directory that fails those checks (a failed or
@@ -984,8 +984,11 @@ public final class DirectoryAssetStore implements AssetStore {
 
     /**
      * Makes written files (closing them) and directories' entries durable: every fsync issued at once, the last on
-     * the calling thread, and all of them awaited. Why at once: each fsync on its own waits for a journal commit of
-     * its own; issued together, the file system serves them with one (the files' data is written either way).
+     * the calling thread, and all of them awaited. Why at once: each fsync on its own waits for the disk (on a
+     * journaling file system for a journal commit of its own; on this project's journal-less ext4 machines for a
+     * write and a cache flush of its own); issued together, their waits overlap (a journal commit serves all of them;
+     * the block layer merges the flushes that arrive while one is in flight). Concurrent uploads' syncs overlap the
+     * same way, which is why there is no group-commit batcher of the store's own (docs/performance.md, Uploads).
      *
      * @throws IOException the first failure, once every sync has ended (then nothing may be acknowledged)
      */
