@@ -170,8 +170,9 @@ for SVC in $SERVICES; do
     heap=-1; rss=$(awk '/^VmRSS/ {print int($2 / 1024)}' "/proc/$pid/status" 2>/dev/null || echo -1)
     if [ "$SVC" = posekit ] && [ "$KIND" = jar ]; then
       "${JAVA%/java}/jcmd" "$pid" GC.run >/dev/null 2>&1 || true
-      heap=$("${JAVA%/java}/jcmd" "$pid" GC.heap_info 2>/dev/null | sed -n 's/.* used \([0-9]*\)K.*/\1/p' | head -n 1)
-      heap=$(( ${heap:-0} / 1024 ))
+      # the heap's lines (G1: one; Serial: the young and the old generation), not Metaspace's
+      heap=$("${JAVA%/java}/jcmd" "$pid" GC.heap_info 2>/dev/null | grep -v -i -e metaspace -e 'class space' \
+        | sed -n 's/.*, used \([0-9]*\)K.*/\1/p' | awk '{s += $1} END {print int(s / 1024)}')
     fi
     say "$SVC run $run: after the load, heap after a full GC $heap MB, resident $rss MB"
     python3 - "$RESULTS" "$SVC" "$run" "$FIRST" "$READY" "$CPU_FIRST" "$CPU_READY" "$KIND" "${AOT_FILE:-none}" "$heap" "$rss" "${windows[@]}" <<'PY'

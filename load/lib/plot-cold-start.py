@@ -36,7 +36,9 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     series = [load(s) for s in sys.argv[2:]]
-    width, height, left, right, top, bottom = 760, 360, 70, 20, 20, 80
+    width, height, left, right, top = 760, 360, 70, 20, 20
+    bottom = 60 + 15 * len(series)
+    height += 15 * len(series)
     xmax = max(max([p[0] for p in pts] + [ready]) for _, ready, pts in series)
     ymax = max(max([p[1] for p in pts] + [1]) for _, _, pts in series)
     xmax = 10 * (int(xmax / 10) + 1)
@@ -68,8 +70,8 @@ def main():
         out.append(f'<circle cx="{x(ready):.1f}" cy="{y(0):.1f}" r="4" fill="{c}"/>')
         for t, r in pts:
             out.append(f'<circle cx="{x(t):.1f}" cy="{y(r):.1f}" r="2.5" fill="{c}"/>')
-        ly = height - bottom + 52 + 14 * (i // 2)
-        lx = left + (i % 2) * 340
+        ly = height - bottom + 52 + 15 * i
+        lx = left
         out.append(f'<line x1="{lx}" y1="{ly - 4}" x2="{lx + 20}" y2="{ly - 4}" stroke="{c}" stroke-width="2"/>')
         out.append(f'<text x="{lx + 26}" y="{ly}">{label} (ready {ready:.1f} s)</text>')
     out.append("</svg>")
