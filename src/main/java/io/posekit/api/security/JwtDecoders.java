@@ -31,7 +31,7 @@ import org.springframework.security.oauth2.jwt.SupplierReactiveJwtDecoder;
  */
 final class JwtDecoders {
 
-    static final String PREFIX = "spring.security.oauth2.resourceserver.jwt";
+    private static final String PREFIX = "spring.security.oauth2.resourceserver.jwt";
 
     private JwtDecoders() {
     }
