@@ -13,22 +13,26 @@
 #     other processes' load, CPU times much less);
 #  3. uploads Fox.glb and reads its "Walk" clip's duration from the summary;
 #  4. WINDOWS back-to-back wrk runs of DURATION each (wrk -t1 -cCONNECTIONS pinned to WRK_CPUS, lib/measure.sh:
-#     Fox skinning matrices as JSON at random times of Walk), each window's req/s, p50 and p99.
+#     Fox skinning matrices as JSON at random times of Walk), each window's req/s, p50 and p99;
+#  5. then the memory: the resident set, and for the jar the heap a full GC leaves (jcmd GC.run, GC.heap_info).
 # Output (stdout): a header line (date, nproc, CPU, versions, load average, settings) and a markdown table per run
 # row: service, first answer s, ready s, the CPU seconds at each, then req/s and p99 ms of each window; then the medians over the RUNS of each
 # figure. Raw figures go to RESULTS as JSON lines. Progress goes to stderr.
 #
 # Environment (default):
-#   JAR (target/posekit.jar)  JAVA_HOME (/usr/lib/jvm/temurin-25-jdk-amd64)  JAVA_OPTS (-Xmx1g)
+#   JAR (target/aot/posekit.jar, the extracted jar ./mvnw package trains the AOT cache beside)  JAVA_HOME (JDK 25)  JAVA_OPTS (-Xmx1g)
 #   AOT (auto: -XX:AOTCache=<jar without .jar>.aot when that file exists; none: never; or a path)
+#   SPRING_AOT (-Dspring.aot.enabled=true: the context Spring processed at package time; empty: the reflective start)
+#   JVM_MODULES (empty: the scalar kernels; --add-modules jdk.incubator.vector: the Vector API ones)
 #   POSEKIT_ARGS (--logging.level.posekit.access=WARN)  KIND (jar; image = Docker IMAGE)  IMAGE (posekit)
 #   SHARED (../shared)  PORT (18080)  PEER_PORT (18088)  SERVICES ("posekit peer")  RUNS (3)
 #   SERVICE_CPUS (1)  WRK_CPUS (0)  CONNECTIONS (32)  WINDOWS (9)  DURATION (10s)  WRK_TIMEOUT (10s)
 #   RESULTS (/tmp/posekit-cold-start.json)  KEEP_WORK (0)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SHARED=${SHARED:-../shared}; JAR=${JAR:-target/posekit.jar}; AOT=${AOT:-auto}
-JAVA_OPTS=${JAVA_OPTS:--Xmx1g}; JAVA=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
+SHARED=${SHARED:-../shared}; JAR=${JAR:-target/aot/posekit.jar}; AOT=${AOT:-auto}
+JAVA_OPTS=${JAVA_OPTS:--Xmx1g}; SPRING_AOT=${SPRING_AOT--Dspring.aot.enabled=true}; JVM_MODULES=${JVM_MODULES:-}
+JAVA=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
 POSEKIT_ARGS=${POSEKIT_ARGS---logging.level.posekit.access=WARN}
 KIND=${KIND:-jar}; IMAGE=${IMAGE:-posekit}
 PORT=${PORT:-18080}; PEER_PORT=${PEER_PORT:-18088}; SERVICES=${SERVICES:-posekit peer}; RUNS=${RUNS:-3}
@@ -90,10 +94,13 @@ start() { # SERVICE RUN: starts it fresh at T0; sets SVC_PID (or CONTAINER), BAS
     BASE=http://127.0.0.1:$PORT; PROBE=$BASE/actuator/health/readiness
     T0=$(now)
     if [ "$KIND" = jar ]; then
-      [ -n "$AOT_FILE" ] && aot=(-XX:AOTCache="$AOT_FILE")
+      [ -n "$AOT_FILE" ] && aot=(-XX:AOTCache="$(realpath "$AOT_FILE")")
+      # from the jar's directory, named as the training run named it (a cache is used only with the class path it was
+      # made with, relative names included); exec keeps the PID the java one
       # shellcheck disable=SC2086 # JAVA_OPTS and POSEKIT_ARGS are lists of options
-      "${pin[@]}" "$JAVA" --add-modules jdk.incubator.vector "${aot[@]}" $JAVA_OPTS -jar "$JAR" --server.port="$PORT" \
-        --server.address=127.0.0.1 --posekit.store.dir="$WORK/store-$2" $POSEKIT_ARGS >"$LOG" 2>&1 &
+      (cd "$(dirname "$JAR")" && exec "${pin[@]}" "$JAVA" $JVM_MODULES "${aot[@]}" $SPRING_AOT $JAVA_OPTS \
+        -jar "$(basename "$JAR")" --server.port="$PORT" --server.address=127.0.0.1 --posekit.store.dir="$WORK/store-$2" \
+        $POSEKIT_ARGS >"$LOG" 2>&1) &
       SVC_PID=$!
     else
       # shellcheck disable=SC2086
@@ -159,12 +166,21 @@ for SVC in $SERVICES; do
       windows+=("$m")
       say "$SVC run $run window $w: $rps req/s, p99 $p99 ms"
     done
-    python3 - "$RESULTS" "$SVC" "$run" "$FIRST" "$READY" "$CPU_FIRST" "$CPU_READY" "$KIND" "${AOT_FILE:-none}" "${windows[@]}" <<'PY'
+    # memory after the load: the heap a full GC leaves (the jar; the JRE image has no jcmd) and the resident set
+    heap=-1; rss=$(awk '/^VmRSS/ {print int($2 / 1024)}' "/proc/$pid/status" 2>/dev/null || echo -1)
+    if [ "$SVC" = posekit ] && [ "$KIND" = jar ]; then
+      "${JAVA%/java}/jcmd" "$pid" GC.run >/dev/null 2>&1 || true
+      # the heap's lines (G1: one; Serial: the young and the old generation), not Metaspace's
+      heap=$("${JAVA%/java}/jcmd" "$pid" GC.heap_info 2>/dev/null | grep -v -i -e metaspace -e 'class space' \
+        | sed -n 's/.*, used \([0-9]*\)K.*/\1/p' | awk '{s += $1} END {print int(s / 1024)}')
+    fi
+    say "$SVC run $run: after the load, heap after a full GC $heap MB, resident $rss MB"
+    python3 - "$RESULTS" "$SVC" "$run" "$FIRST" "$READY" "$CPU_FIRST" "$CPU_READY" "$KIND" "${AOT_FILE:-none}" "$heap" "$rss" "${windows[@]}" <<'PY'
 import json, sys
-path, svc, run, first, ready, cpu_first, cpu_ready, kind, aot, *w = sys.argv[1:]
+path, svc, run, first, ready, cpu_first, cpu_ready, kind, aot, heap, rss, *w = sys.argv[1:]
 open(path, "a").write(json.dumps({"service": svc, "run": int(run), "first_answer_s": float(first),
     "ready_s": float(ready), "cpu_first_answer_s": float(cpu_first), "cpu_ready_s": float(cpu_ready), "kind": kind,
-    "aot": aot, "windows": [json.loads(x) for x in w]}) + "\n")
+    "aot": aot, "heap_after_gc_mb": int(heap), "rss_mb": int(rss), "windows": [json.loads(x) for x in w]}) + "\n")
 PY
     ROWS+=("$row")
     stop
@@ -172,7 +188,7 @@ PY
   done
 done
 
-echo "cold start $(date -u +%FT%TZ), nproc $(nproc), $(lscpu | sed -n 's/^Model name: *//p'), $("$JAVA" -version 2>&1 | head -n 1), node $(node --version 2>/dev/null || echo -), load before $LOAD_BEFORE; service CPUs $SERVICE_CPUS, wrk CPUs $WRK_CPUS, -c$CONNECTIONS, $KIND, JAVA_OPTS '$JAVA_OPTS', AOT cache ${AOT_FILE:-none}"
+echo "cold start $(date -u +%FT%TZ), nproc $(nproc), $(lscpu | sed -n 's/^Model name: *//p'), $("$JAVA" -version 2>&1 | head -n 1), node $(node --version 2>/dev/null || echo -), load before $LOAD_BEFORE; service CPUs $SERVICE_CPUS, wrk CPUs $WRK_CPUS, -c$CONNECTIONS, $KIND, JAVA_OPTS '$JAVA_OPTS', AOT cache ${AOT_FILE:-none}, '$SPRING_AOT', modules '$JVM_MODULES'"
 echo
 hdr="| service | run | first answer s | ready s | CPU s at first answer | CPU s at ready |"; sep="|---|---|---|---|---|---|"
 for w in $(seq 1 "$WINDOWS"); do hdr+=" window $w req/s / p99 ms |"; sep+="---|"; done
@@ -185,14 +201,16 @@ rows = [json.loads(l) for l in open(sys.argv[1])]
 print("medians over the runs:")
 print()
 n = max(len(r["windows"]) for r in rows)
-print("| service | first answer s | ready s | CPU s at first answer | CPU s at ready | " + " | ".join("%d–%d s" % (10 * i, 10 * i + 10) for i in range(n)) + " |")
-print("|---|---|---|---|---|" + "---|" * n)
+print("| service | first answer s | ready s | CPU s at first answer | CPU s at ready | heap after GC MB | RSS MB | " + " | ".join("%d–%d s" % (10 * i, 10 * i + 10) for i in range(n)) + " |")
+print("|---|---|---|---|---|---|---|" + "---|" * n)
 for svc in dict.fromkeys(r["service"] for r in rows):
     rs = [r for r in rows if r["service"] == svc]
     med = lambda xs: statistics.median(xs)
     cells = []
     for i in range(n):
         cells.append("%d / %.1f" % (med([r["windows"][i]["rps"] for r in rs]), med([r["windows"][i]["p99_ms"] for r in rs])))
-    print("| %s | %.2f | %.2f | %.2f | %.2f | %s |" % (svc, med([r["first_answer_s"] for r in rs]), med([r["ready_s"] for r in rs]),
-          med([r["cpu_first_answer_s"] for r in rs]), med([r["cpu_ready_s"] for r in rs]), " | ".join(cells)))
+    print("| %s | %.2f | %.2f | %.2f | %.2f | %s | %s | %s |" % (svc, med([r["first_answer_s"] for r in rs]), med([r["ready_s"] for r in rs]),
+          med([r["cpu_first_answer_s"] for r in rs]), med([r["cpu_ready_s"] for r in rs]),
+          "%d" % med([r.get("heap_after_gc_mb", -1) for r in rs]) if all(r.get("heap_after_gc_mb", -1) >= 0 for r in rs) else "–",
+          "%d" % med([r.get("rss_mb", -1) for r in rs]), " | ".join(cells)))
 PY

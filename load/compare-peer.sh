@@ -28,9 +28,10 @@
 #
 # Environment (default):
 #   JAR (target/posekit.jar)  JAVA_HOME (/usr/lib/jvm/temurin-25-jdk-amd64)  JAVA_OPTS (-Xmx1g)
+#   JVM_MODULES (empty: the scalar kernels, as the image runs; --add-modules jdk.incubator.vector: the Vector API ones)
 #   POSEKIT_ARGS (--logging.level.posekit.access=WARN: extra posekit options; the peer logs no access lines either)
 #   SHARED (../shared)  PORT (18080)  PEER_PORT (18088)  SERVICES ("posekit peer")
-#   SERVICE_CPUS (1)  WRK_CPUS (0)  CONNECTIONS (32)  WARMUP (20s per row; 0 = none)  RUNS (3)  DURATION (10s)
+#   SERVICE_CPUS (1)  WRK_CPUS (0)  CONNECTIONS (32)  WARMUP (40s per row: a JVM pinned to one core reaches its steady rate after 30–40 s; 0 = none)  RUNS (3)  DURATION (10s)
 #   WRK_TIMEOUT (10s: wrk's 2 s default would cut the peer's slow BrainStem rows, whose p50 is over 1 s)
 #   ROWS ("fox-matrices-json fox-matrices-binary fox-skinned-json cesiumman-skinned-json brainstem-skinned-json
 #         brainstem-skinned-binary health fox-summary"; health is posekit's /actuator/health, posekit only)
@@ -45,11 +46,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SHARED=${SHARED:-../shared}; JAR=${JAR:-target/posekit.jar}
-JAVA_OPTS=${JAVA_OPTS:--Xmx1g}; JAVA=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
+JAVA_OPTS=${JAVA_OPTS:--Xmx1g}; JVM_MODULES=${JVM_MODULES:-}; JAVA=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
 POSEKIT_ARGS=${POSEKIT_ARGS---logging.level.posekit.access=WARN}
 PORT=${PORT:-18080}; PEER_PORT=${PEER_PORT:-18088}; SERVICES=${SERVICES:-posekit peer}
 SERVICE_CPUS=${SERVICE_CPUS:-1}; WRK_CPUS=${WRK_CPUS:-0}; CONNECTIONS=${CONNECTIONS:-32}
-WARMUP=${WARMUP:-20s}; RUNS=${RUNS:-3}; DURATION=${DURATION:-10s}; WRK_TIMEOUT=${WRK_TIMEOUT:-10s}
+WARMUP=${WARMUP:-40s}; RUNS=${RUNS:-3}; DURATION=${DURATION:-10s}; WRK_TIMEOUT=${WRK_TIMEOUT:-10s}
 ROWS=${ROWS:-fox-matrices-json fox-matrices-binary fox-skinned-json cesiumman-skinned-json brainstem-skinned-json brainstem-skinned-binary health fox-summary}
 UNPINNED=${UNPINNED:-1}; UNPINNED_WRK_THREADS=${UNPINNED_WRK_THREADS:-2}
 UNPINNED_ROWS=${UNPINNED_ROWS:-fox-matrices-json fox-matrices-binary brainstem-skinned-json brainstem-skinned-binary}
@@ -153,7 +154,7 @@ start_service() { # SERVICE MODE(pinned|unpinned): starts it fresh, sets SVC_PID
       secured=(--posekit.security.mode=secured --posekit.security.api-keys-file="$WORK/api-keys.txt")
     fi
     # shellcheck disable=SC2086 # JAVA_OPTS and POSEKIT_ARGS are lists of options
-    "${pin[@]}" "$JAVA" --add-modules jdk.incubator.vector $JAVA_OPTS -jar "$JAR" --server.port="$PORT" --server.address=127.0.0.1 \
+    "${pin[@]}" "$JAVA" $JVM_MODULES $JAVA_OPTS -jar "$JAR" --server.port="$PORT" --server.address=127.0.0.1 \
       --posekit.store.dir="$WORK/store-$MODE" "${secured[@]}" $POSEKIT_ARGS >"$LOG" 2>&1 &
   else
     (cd "$PEER_DIR" && exec "${pin[@]}" node server.mjs --port "$PEER_PORT" --host 127.0.0.1) >"$LOG" 2>&1 &
@@ -402,7 +403,7 @@ done
 # ---- report ----------------------------------------------------------------------------------------------------------
 C_DATE=$(date -u +%Y-%m-%dT%H:%M:%SZ) C_NPROC=$(nproc) C_CPU=$(lscpu | sed -n 's/^Model name: *//p' | head -n 1) \
 C_JDK=$("$JAVA" -version 2>&1 | head -n 1) C_NODE=$(node --version) C_LOAD_BEFORE=$LOAD_BEFORE \
-C_REV=$(git rev-parse --short HEAD 2>/dev/null || echo unknown) C_JAR=$JAR C_JAVA_OPTS=$JAVA_OPTS C_POSEKIT_ARGS=$POSEKIT_ARGS \
+C_REV=$(git rev-parse --short HEAD 2>/dev/null || echo unknown) C_JAR=$JAR C_JAVA_OPTS="$JVM_MODULES $JAVA_OPTS" C_POSEKIT_ARGS=$POSEKIT_ARGS \
 C_SERVICES=$SERVICES C_SERVICE_CPUS=$SERVICE_CPUS C_WRK_CPUS=$WRK_CPUS C_CONNECTIONS=$CONNECTIONS C_WARMUP=$WARMUP \
 C_RUNS=$RUNS C_DURATION=$DURATION C_WRK_TIMEOUT=$WRK_TIMEOUT C_ROWS=$ROWS C_UNPINNED=$UNPINNED \
 C_UNPINNED_WRK_THREADS=$UNPINNED_WRK_THREADS C_UNPINNED_ROWS=$UNPINNED_ROWS C_BURST=$BURST C_BURST_DURATION=$BURST_DURATION \

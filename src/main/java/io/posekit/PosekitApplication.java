@@ -2,9 +2,16 @@ package io.posekit;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.security.oauth2.server.resource.autoconfigure.reactive.ReactiveOAuth2ResourceServerAutoConfiguration;
+import org.springframework.boot.security.oauth2.server.resource.autoconfigure.web.reactive.ReactiveOAuth2ResourceServerWebSecurityAutoConfiguration;
 
-/** Entry point of the posekit service. */
-@SpringBootApplication
+/**
+ * Entry point of the posekit service. Boot's reactive resource-server auto-configuration is left out: the JWT decoder
+ * is made from the environment at start-up (see {@code api.security.JwtDecoders}), because the packaged context is
+ * processed ahead of time and an auto-configuration's conditions would then be fixed when the jar is built.
+ */
+@SpringBootApplication(exclude = {ReactiveOAuth2ResourceServerAutoConfiguration.class,
+        ReactiveOAuth2ResourceServerWebSecurityAutoConfiguration.class})
 public class PosekitApplication {
 
     public static void main(String[] args) {

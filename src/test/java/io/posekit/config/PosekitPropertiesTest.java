@@ -6,9 +6,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.validation.autoconfigure.ValidationAutoConfiguration;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
@@ -22,7 +20,6 @@ class PosekitPropertiesTest {
     }
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class))
             .withUserConfiguration(PropertiesOnly.class);
 
     @Test
@@ -52,6 +49,32 @@ class PosekitPropertiesTest {
                 .hasFailed().getFailure().rootCause().hasMessageContaining("posekit.cache.max-bytes must be at least 1MB"));
         runner.withPropertyValues("posekit.upload.max-bytes=4GB").run(context -> assertThat(context)
                 .hasFailed().getFailure().rootCause().hasMessageContaining("posekit.upload.max-bytes must be between 1KB and 2GB"));
+        Map.of("posekit.limits.parse-time=0s", "posekit.limits.parse-time must be positive",
+                "posekit.limits.nodes=0", "posekit.limits.nodes must be positive",
+                "posekit.parsing.threads=-1", "posekit.parsing.threads must not be negative",
+                "posekit.warm-up.quiet=0ms", "posekit.warm-up.quiet must be positive",
+                "posekit.warm-up.duration=-1s", "posekit.warm-up.duration must not be negative",
+                "posekit.security.token-cache-size=0", "posekit.security.token-cache-size must be positive",
+                "posekit.quota.burst=-1", "posekit.quota.burst must not be negative",
+                "posekit.http.header-timeout=0s", "posekit.http.header-timeout must be positive",
+                "posekit.render.queue=-1", "posekit.render.queue must not be negative")
+                .forEach((setting, message) -> runner.withPropertyValues(setting).run(context -> assertThat(context)
+                        .hasFailed().getFailure().rootCause().isInstanceOf(IllegalArgumentException.class)
+                        .hasMessage(message)));
+    }
+
+    @Test
+    void theLimitsAtTheirBoundsAreAccepted() {
+        runner.withPropertyValues("posekit.cache.max-bytes=1MB", "posekit.upload.max-bytes=1KB",
+                "posekit.parsing.threads=0", "posekit.parsing.queue=0", "posekit.warm-up.duration=0s",
+                "posekit.quota.max-assets=0").run(context -> {
+                    PosekitProperties p = context.getBean(PosekitProperties.class);
+                    assertThat(p.cache().maxBytes()).isEqualTo(DataSize.ofMegabytes(1));
+                    assertThat(p.upload().maxBytes()).isEqualTo(DataSize.ofKilobytes(1));
+                    assertThat(p.parsing().threads()).isZero();
+                    assertThat(p.warmUp().duration()).isZero();
+                    assertThat(p.quota().maxAssets()).isZero();
+                });
     }
 
     @Test

@@ -10,7 +10,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -21,7 +20,6 @@ import org.springframework.http.MediaType;
 import org.springframework.security.config.annotation.web.reactive.EnableWebFluxSecurity;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
 import org.springframework.security.core.AuthenticationException;
-import org.springframework.security.oauth2.jwt.ReactiveJwtDecoder;
 import org.springframework.security.web.server.SecurityWebFilterChain;
 import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
 import org.springframework.security.web.server.savedrequest.NoOpServerRequestCache;
@@ -54,8 +52,7 @@ public class SecurityConfiguration {
     }
 
     @Bean
-    Authenticator authenticator(PosekitProperties properties, ObjectProvider<ReactiveJwtDecoder> decoder,
-            ScheduledExecutorService apiKeyReloads) {
+    Authenticator authenticator(PosekitProperties properties, Environment env, ScheduledExecutorService apiKeyReloads) {
         PosekitProperties.Security s = properties.security();
         ApiKeys keys = null;
         if (s.apiKeysFile() != null) {
@@ -63,7 +60,7 @@ public class SecurityConfiguration {
             long every = Math.max(100, s.apiKeysReload().toMillis());
             apiKeyReloads.scheduleWithFixedDelay(keys::reloadIfChanged, every, every, TimeUnit.MILLISECONDS);
         }
-        return new Authenticator(keys, decoder.getIfAvailable(), s.tenantClaim(), s.tokenCacheSize(), Clock.systemUTC());
+        return new Authenticator(keys, JwtDecoders.fromEnvironment(env).orElse(null), s.tenantClaim(), s.tokenCacheSize(), Clock.systemUTC());
     }
 
     @Bean
