@@ -23,10 +23,7 @@ ASSETS=$SHARED/conformance/assets
 store=$(mktemp -d); PID=""
 trap '[ -n "$PID" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null; rm -rf "$store"' EXIT
 
-wait_ready() { # URL
-  for _ in $(seq 1 240); do curl -fs -o /dev/null "$1" && return 0; sleep 0.5; done
-  echo "upload-bench: the service did not answer $1" >&2; exit 1
-}
+BENCH=upload-bench; . load/lib/services.sh
 run() { # SERVICE BASE
   taskset -c "$CLIENT_CPUS" python3 load/lib/upload-bench.py "$2" "$ASSETS" "$ROUNDS" "$WARMUPS" \
     $([ "$1" = posekit ] && echo --timers) > "$OUT_DIR/upload-bench-$1.jsonl"
@@ -39,22 +36,15 @@ j = json.load(sys.stdin); v = {x["statistic"]: x["value"] for x in j["measuremen
 n = max(v["COUNT"], 1); print("%s: count %d, mean %.2f ms" % (sys.argv[1], v["COUNT"], 1000 * v["TOTAL_TIME"] / n))' "$m" >&2 || true
     done
   fi
-  kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
+  stop_service
 }
 if [ "$WHICH" = posekit ] || [ "$WHICH" = both ]; then
-  taskset -c "$SERVICE_CPUS" "$JAVA_HOME/bin/java" $JAVA_OPTS -jar "$JAR" --server.port="$PORT" \
-    --server.address=127.0.0.1 --posekit.store.dir="$store" --logging.level.posekit.access=WARN \
-    > "$OUT_DIR/upload-bench-posekit.log" 2>&1 &
-  PID=$!
-  wait_ready "http://127.0.0.1:$PORT/actuator/health"
+  start_posekit "$store" "$OUT_DIR/upload-bench-posekit.log"
   echo "== posekit ($JAR): $WARMUPS warm-up + $ROUNDS rounds" >&2
   run posekit "http://127.0.0.1:$PORT"
 fi
 if [ "$WHICH" = peer ] || [ "$WHICH" = both ]; then
-  (cd "$SHARED/tools/peer" && exec taskset -c "$SERVICE_CPUS" node server.mjs --port "$PEER_PORT" --host 127.0.0.1) \
-    > "$OUT_DIR/upload-bench-peer.log" 2>&1 &
-  PID=$!
-  wait_ready "http://127.0.0.1:$PEER_PORT/health"
+  start_peer "$OUT_DIR/upload-bench-peer.log"
   echo "== peer: $WARMUPS warm-up + $ROUNDS rounds" >&2
   run peer "http://127.0.0.1:$PEER_PORT"
 fi

@@ -23,29 +23,19 @@ rm -f "$OUT_DIR"/upload-throughput-posekit.jsonl "$OUT_DIR"/upload-throughput-pe
 store=$(mktemp -d -p "${STORE_PARENT:-/tmp}"); PID=""
 trap '[ -n "$PID" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null; rm -rf "$store"' EXIT
 
-wait_ready() { # URL
-  for _ in $(seq 1 240); do curl -fs -o /dev/null "$1" && return 0; sleep 0.5; done
-  echo "upload-throughput: the service did not answer $1" >&2; exit 1
-}
+BENCH=upload-throughput; . load/lib/services.sh
 run() { # SERVICE BASE
   taskset -c "$CLIENT_CPUS" python3 load/lib/upload-throughput.py "$2" "$ASSETS" "$CLIENTS" "$SMALL_TOTAL" \
     "$LARGE_TOTAL" "$WARMUP" > "$OUT_DIR/upload-throughput-$1.jsonl"
-  kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
+  stop_service
 }
 if [ "$WHICH" = posekit ] || [ "$WHICH" = both ]; then
-  taskset -c "$SERVICE_CPUS" "$JAVA_HOME/bin/java" $JAVA_OPTS -jar "$JAR" --server.port="$PORT" \
-    --server.address=127.0.0.1 --posekit.store.dir="$store" --logging.level.posekit.access=WARN \
-    > "$OUT_DIR/upload-throughput-posekit.log" 2>&1 &
-  PID=$!
-  wait_ready "http://127.0.0.1:$PORT/actuator/health"
+  start_posekit "$store" "$OUT_DIR/upload-throughput-posekit.log"
   echo "== posekit ($JAR): clients $CLIENTS" >&2
   run posekit "http://127.0.0.1:$PORT"
 fi
 if [ "$WHICH" = peer ] || [ "$WHICH" = both ]; then
-  (cd "$SHARED/tools/peer" && exec taskset -c "$SERVICE_CPUS" node server.mjs --port "$PEER_PORT" --host 127.0.0.1) \
-    > "$OUT_DIR/upload-throughput-peer.log" 2>&1 &
-  PID=$!
-  wait_ready "http://127.0.0.1:$PEER_PORT/health"
+  start_peer "$OUT_DIR/upload-throughput-peer.log"
   echo "== peer: clients $CLIENTS" >&2
   run peer "http://127.0.0.1:$PEER_PORT"
 fi

@@ -84,23 +84,35 @@ public final class AssetImporters {
     }
 
     /**
-     * The model file {@link #importUpload} would import from these files, told from their names alone (no parse), so
-     * the asset's description can be stored while the upload is parsed.
+     * The name of the model file {@link #importUpload} would import from these files (a zip's entry name for a zip),
+     * told from the names alone (a zip's from its central directory; nothing is parsed or inflated), so the asset's
+     * description can be stored while the upload is parsed.
      *
-     * @return empty when a file is a zip (its entries are known only once unpacked) or the names alone already make
-     *     the upload fail (no model file, or several)
+     * @return empty when the names alone already make the upload fail (no model file, several, a zip whose directory
+     *     cannot be read): the parse reports it
      */
-    public java.util.Optional<SourceFile> mainFileOf(List<SourceFile> uploaded) {
+    public java.util.Optional<String> mainFileOf(List<SourceFile> uploaded) {
+        List<String> names = new ArrayList<>();
         for (SourceFile f : uploaded) {
-            if (f.name().toLowerCase(Locale.ROOT).endsWith(".zip")) {
-                return java.util.Optional.empty();
+            if (isZip(f)) {
+                java.util.Optional<List<String>> inside = ZipUnpacker.listNames(f, limits);
+                if (inside.isEmpty()) {
+                    return java.util.Optional.empty();
+                }
+                names.addAll(inside.get());
+            } else {
+                names.add(f.name());
             }
         }
         try {
-            return java.util.Optional.of(findMain(uploaded));
+            return java.util.Optional.of(findMainName(names));
         } catch (ImportException e) {
             return java.util.Optional.empty(); // the parse reports it
         }
+    }
+
+    private static boolean isZip(SourceFile f) {
+        return f.name().toLowerCase(Locale.ROOT).endsWith(".zip");
     }
 
     private ImportScene read(AssetImporter importer, SourceFile main, SourceFiles files) {
@@ -119,7 +131,7 @@ public final class AssetImporters {
     private List<SourceFile> unpackZips(List<SourceFile> uploaded) {
         List<SourceFile> files = new ArrayList<>();
         for (SourceFile f : uploaded) {
-            if (f.name().toLowerCase(Locale.ROOT).endsWith(".zip")) {
+            if (isZip(f)) {
                 files.addAll(ZipUnpacker.unpack(f, limits));
             } else {
                 files.add(f);
@@ -129,14 +141,20 @@ public final class AssetImporters {
     }
 
     private SourceFile findMain(List<SourceFile> files) {
-        List<SourceFile> models = files.stream().filter(f -> AssetFormat.byFileName(f.name()).isPresent()).toList();
-        boolean hasMd5Mesh = models.stream().anyMatch(f -> f.name().toLowerCase(Locale.ROOT).endsWith(".md5mesh"));
+        String main = findMainName(files.stream().map(SourceFile::name).toList());
+        return files.stream().filter(f -> f.name().equals(main)).findFirst().orElseThrow();
+    }
+
+    /** The one model file among {@code names} (an MD5 mesh's animations ride along with it). */
+    private String findMainName(List<String> names) {
+        List<String> models = names.stream().filter(n -> AssetFormat.byFileName(n).isPresent()).toList();
+        boolean hasMd5Mesh = models.stream().anyMatch(n -> n.toLowerCase(Locale.ROOT).endsWith(".md5mesh"));
         if (hasMd5Mesh) {
             // .md5anim files are the mesh's animations, not separate assets
-            models = models.stream().filter(f -> !f.name().toLowerCase(Locale.ROOT).endsWith(".md5anim")).toList();
+            models = models.stream().filter(n -> !n.toLowerCase(Locale.ROOT).endsWith(".md5anim")).toList();
         }
         if (models.isEmpty()) {
-            throw ImportException.unsupported("no model file in the upload (got " + names(files)
+            throw ImportException.unsupported("no model file in the upload (got " + names(names)
                     + "); supported: " + describeSupported());
         }
         if (models.size() > 1) {
@@ -152,8 +170,8 @@ public final class AssetImporters {
                 .collect(Collectors.joining(", "));
     }
 
-    private static String names(List<SourceFile> files) {
-        String joined = files.stream().map(SourceFile::name).limit(10).collect(Collectors.joining(", "));
-        return files.size() > 10 ? joined + ", …" : joined;
+    private static String names(List<String> names) {
+        String joined = names.stream().limit(10).collect(Collectors.joining(", "));
+        return names.size() > 10 ? joined + ", …" : joined;
     }
 }

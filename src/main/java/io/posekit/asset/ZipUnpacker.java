@@ -59,8 +59,7 @@ public final class ZipUnpacker {
                             + ImportLimits.ZIP_ENTRIES + ")");
                 }
                 String name = safeName(zip, entry.getName());
-                if (entry.isDirectory() || name.startsWith("__MACOSX/") || name.endsWith("/.DS_Store")
-                        || name.equals(".DS_Store")) {
+                if (entry.isDirectory() || skipped(name)) {
                     continue;
                 }
                 if (name.toLowerCase(Locale.ROOT).endsWith(".zip")) {
@@ -108,6 +107,44 @@ public final class ZipUnpacker {
         return out;
     }
 
+    /**
+     * The names of the files {@link #unpack} gives for {@code zip} (normalised relative paths, directories and macOS
+     * metadata left out), read from its central directory alone: nothing is inflated. For telling an upload's model
+     * file before its parse; the unpack is what counts (an archive whose local headers name other files than its
+     * directory unpacks to those).
+     *
+     * @return empty when the unpack would fail on what the directory shows (no readable directory, a link, too many
+     *     entries, a name that climbs out or repeats, a nested archive): the unpack reports it
+     */
+    public static java.util.Optional<List<String>> listNames(SourceFile zip, ImportLimits limits) {
+        try {
+            if (!looksLikeZip(zip.bytes())) {
+                return java.util.Optional.empty();
+            }
+            List<String> out = new ArrayList<>();
+            Set<String> seen = new HashSet<>();
+            for (String raw : checkCentralDirectory(zip, limits)) {
+                String name = safeName(zip, raw);
+                if (skipped(name)) {
+                    continue;
+                }
+                if (name.toLowerCase(Locale.ROOT).endsWith(".zip") || !seen.add(name)) {
+                    return java.util.Optional.empty();
+                }
+                out.add(name);
+            }
+            return out.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(out);
+        } catch (ImportException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    /** Whether an entry (its {@link #safeName}) is left out of the unpack: a directory or macOS metadata. */
+    private static boolean skipped(String name) {
+        return name.endsWith("/") || name.startsWith("__MACOSX/") || name.endsWith("/.DS_Store")
+                || name.equals(".DS_Store");
+    }
+
     /** Signature of the end of central directory record. */
     private static final int EOCD = 0x06054b50;
     /** Signature of the zip64 end of central directory locator. */
@@ -124,10 +161,11 @@ public final class ZipUnpacker {
      * Reads the central directory (every read bounds-checked) and rejects symbolic links and archives with more entries
      * than the limit.
      *
+     * @return every entry's name as the directory spells it (UTF-8), in its order
      * @throws ImportException invalid (422) without a readable central directory or with a symbolic link; too large
      *     (413) past {@link ImportLimits#maxZipEntries()}
      */
-    static void checkCentralDirectory(SourceFile zip, ImportLimits limits) {
+    static List<String> checkCentralDirectory(SourceFile zip, ImportLimits limits) {
         byte[] b = zip.bytes();
         int eocd = -1;
         // the record is 22 bytes plus a comment of at most 65535; the last signature wins (a comment may hold "PK56")
@@ -170,6 +208,7 @@ public final class ZipUnpacker {
         }
         int at = (int) offset;
         int end = (int) (offset + size);
+        List<String> names = new ArrayList<>((int) entries);
         for (long i = 0; i < entries; i++) {
             if (end - at < 46 || u32(b, at) != CENTRAL_HEADER) {
                 throw ImportException.invalid(zip.name() + " is not a valid zip archive: central directory entry " + i
@@ -185,13 +224,15 @@ public final class ZipUnpacker {
                         + " runs past the directory's end");
             }
             int mode = (int) (external >>> 16);
+            String name = new String(b, at + 46, nameLength, java.nio.charset.StandardCharsets.UTF_8);
             if ((mode & TYPE_MASK) == SYMLINK) {
-                String name = new String(b, at + 46, nameLength, java.nio.charset.StandardCharsets.UTF_8);
                 throw ImportException.invalid(zip.name() + ": entry '" + shorten(name)
                         + "' is a symbolic link; links are not allowed in uploads");
             }
+            names.add(name);
             at = (int) next;
         }
+        return names;
     }
 
     private static String shorten(String s) {

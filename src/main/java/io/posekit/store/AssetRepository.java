@@ -220,15 +220,23 @@ public final class AssetRepository {
         }
     }
 
-    /** The format the model file's name says, or {@code unknown} (a zip: the parse tells, and the commit corrects it). */
+    /**
+     * The format the model file's name says, or {@code unknown} when the names do not tell (the parse tells, and the
+     * commit corrects it).
+     */
     private String mainFormat(List<SourceFile> files) {
-        return importers.mainFileOf(files).flatMap(main -> AssetFormat.byFileName(main.name()))
-                .map(AssetFormat::wireName).orElse("unknown");
+        return importers.mainFileOf(files).flatMap(AssetFormat::byFileName).map(AssetFormat::wireName)
+                .orElse("unknown");
     }
 
     /** The model file's name among an upload's files (its base name), or the first file's. */
     private String mainName(List<SourceFile> files) {
-        return importers.mainFileOf(files).map(SourceFile::baseName).orElse(files.getFirst().baseName());
+        return baseName(importers.mainFileOf(files).orElse(files.getFirst().name()));
+    }
+
+    /** A file name without its directories (as {@link SourceFile#baseName()}). */
+    private static String baseName(String name) {
+        return name.substring(name.lastIndexOf('/') + 1);
     }
 
     /**
@@ -280,10 +288,10 @@ public final class AssetRepository {
                 () -> parse(files, "upload"));
         List<StoredAsset.StoredFile> stored = ContentId.canonicalOrder(files).stream()
                 .map(f -> new StoredAsset.StoredFile(f.name(), f.size())).toList();
-        // the description too, when the file names already tell it (all but zips): the commit after the parse is then
-        // only the rename and its sync
+        // the description too, when the file names already tell it (a zip's from its central directory): the commit
+        // after the parse is then only the rename
         StoredAsset expected = importers.mainFileOf(files)
-                .flatMap(main -> AssetFormat.byFileName(main.name()).map(format -> new StoredAsset(id, main.baseName(),
+                .flatMap(main -> AssetFormat.byFileName(main).map(format -> new StoredAsset(id, baseName(main),
                         format.wireName(), size, clock.instant(), stored)))
                 .orElse(null);
         AssetStore.Staged staged;

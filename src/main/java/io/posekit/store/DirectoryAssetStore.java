@@ -36,8 +36,8 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Durability: a saved asset survives a crash (kill -9, power loss) once {@link #save}/{@link #commit} has returned,
  * and readers see a whole asset or none. An asset is first staged in a fresh {@code .incoming-*} directory: its
- * files, its manifest and the uploading tenant's reference (all known at staging for every upload but a zip, see
- * {@link #stage(StoredAsset, List, Reference)}), then the fsyncs of every file, of the incoming directory and its
+ * files, its manifest and the uploading tenant's reference (known at staging from the file names, a zip's from its
+ * central directory, see {@link #stage(StoredAsset, List, Reference)}), then the fsyncs of every file, of the incoming directory and its
  * subdirectories, and of the store directory (which holds the incoming directory's name) are issued together and
  * all awaited, so that their waits for the disk overlap rather than add up (one journal commit on a journaling file
  * system; a 2 KB upload's staging went from 9–12 ms to about 1 ms when they were first issued together), and it
@@ -46,8 +46,8 @@ import tools.jackson.databind.json.JsonMapper;
  * and self-describing, and the next start publishes it again ({@link #recover}: the files must read back as the id
  * and import again, which the repository decides). An incoming directory that fails those checks (a failed or
  * unfinished upload whose removal did not reach the disk, a write a crash cut short) is removed. So an upload costs
- * one round of syncs, none of them after its parse; a zip's manifest, known only from its parse, and a reference or
- * manifest that differs from the staged one are written and synced at commit before the rename (one more round). A
+ * one round of syncs, none of them after its parse; a manifest or reference not staged (the names did not tell them)
+ * or different from the staged ones is written and synced at commit before the rename (one more round). A
  * shared store (below) syncs the store directory after the rename too, since the other replicas' start-ups keep a
  * young incoming directory and would not recover it in time. A failed fsync fails the save (an asset already
  * renamed into place is renamed away again: what was not acknowledged is not kept). Deletion renames the directory

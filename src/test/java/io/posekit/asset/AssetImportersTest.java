@@ -90,17 +90,24 @@ class AssetImportersTest {
     }
 
     @Test
-    void theMainFileIsToldFromTheNamesAloneExceptInZipsOrWhenTheNamesAlreadyFail() {
+    void theMainFileIsToldFromTheNamesAloneUnlessTheNamesAlreadyFail() throws java.io.IOException {
         AssetImporters importers = AssetImporters.all(ImportLimits.DEFAULT);
         SourceFile gltf = new SourceFile("dir/Fox.gltf", new byte[] {'{'});
         SourceFile bin = new SourceFile("Fox.bin", new byte[] {0});
         SourceFile mesh = new SourceFile("a.md5mesh", new byte[] {1});
         SourceFile anim = new SourceFile("walk.md5anim", new byte[] {2});
-        assertThat(importers.mainFileOf(List.of(bin, gltf))).containsSame(gltf);
-        assertThat(importers.mainFileOf(List.of(anim, mesh))).containsSame(mesh); // animations ride along
-        assertThat(importers.mainFileOf(List.of(new SourceFile("a.zip", new byte[] {3})))).isEmpty();
-        assertThat(importers.mainFileOf(List.of(gltf, new SourceFile("b.zip", new byte[] {3})))).isEmpty();
+        assertThat(importers.mainFileOf(List.of(bin, gltf))).contains("dir/Fox.gltf");
+        assertThat(importers.mainFileOf(List.of(anim, mesh))).contains("a.md5mesh"); // animations ride along
         assertThat(importers.mainFileOf(List.of(bin))).isEmpty(); // no model: the parse says so
         assertThat(importers.mainFileOf(List.of(gltf, new SourceFile("b.dae", new byte[] {4})))).isEmpty(); // two
+        // a zip's model file, from its central directory: the name the parse then imports
+        java.util.Map<String, byte[]> entries = new java.util.LinkedHashMap<>();
+        entries.put("cube/", new byte[0]);
+        entries.put("cube/walk.md5anim", new byte[] {2});
+        entries.put("cube/cube.md5mesh", new byte[] {1});
+        SourceFile zip = new SourceFile("cube.zip", ZipUnpackerTest.zip(entries));
+        assertThat(importers.mainFileOf(List.of(zip))).contains("cube/cube.md5mesh");
+        assertThat(importers.mainFileOf(List.of(gltf, zip))).isEmpty(); // two models, one of them zipped
+        assertThat(importers.mainFileOf(List.of(new SourceFile("a.zip", new byte[] {3})))).isEmpty(); // not a zip
     }
 }

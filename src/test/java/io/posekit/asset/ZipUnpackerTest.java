@@ -44,6 +44,55 @@ class ZipUnpackerTest {
     }
 
     @Test
+    void listsTheNamesTheUnpackGivesFromTheCentralDirectoryAlone() throws IOException {
+        byte[] bytes = zip(entries("model/", "", "model/fox.gltf", "{}", "model/./bin/fox.bin", "BIN", "__MACOSX/x", "junk",
+                "model/.DS_Store", "junk"));
+        SourceFile fox = new SourceFile("fox.zip", bytes);
+        assertThat(ZipUnpacker.listNames(fox, ImportLimits.DEFAULT)).contains(List.of("model/fox.gltf",
+                "model/bin/fox.bin"));
+        assertThat(ZipUnpacker.listNames(fox, ImportLimits.DEFAULT).orElseThrow()).isEqualTo(
+                ZipUnpacker.unpack(fox, ImportLimits.DEFAULT).stream().map(SourceFile::name).toList());
+        // nothing is inflated: an entry whose deflated data is garbage is still listed (the unpack then fails)
+        byte[] damaged = bytes.clone();
+        int data = indexOf(damaged, "model/fox.gltf".getBytes(StandardCharsets.UTF_8)) + "model/fox.gltf".length();
+        damaged[data] ^= (byte) 0xFF;
+        damaged[data + 1] ^= (byte) 0xFF;
+        SourceFile broken = new SourceFile("fox.zip", damaged);
+        assertThat(ZipUnpacker.listNames(broken, ImportLimits.DEFAULT)).contains(List.of("model/fox.gltf",
+                "model/bin/fox.bin"));
+        assertThatThrownBy(() -> ZipUnpacker.unpack(broken, ImportLimits.DEFAULT)).isInstanceOf(ImportException.class);
+    }
+
+    @Test
+    void listsNothingForWhatTheUnpackWouldRefuse() throws IOException {
+        ImportLimits limits = ImportLimits.DEFAULT;
+        assertThat(ZipUnpacker.listNames(new SourceFile("a.zip", zip(entries("a/../../etc/passwd", "x"))), limits))
+                .isEmpty();
+        assertThat(ZipUnpacker.listNames(new SourceFile("a.zip", zip(entries("inner.zip", "PK"))), limits)).isEmpty();
+        assertThat(ZipUnpacker.listNames(new SourceFile("a.zip", zip(entries("a/x.gltf", "1", "a/./x.gltf", "2"))),
+                limits)).isEmpty(); // the same file twice
+        assertThat(ZipUnpacker.listNames(new SourceFile("a.zip", zip(entries("dir/", ""))), limits)).isEmpty();
+        byte[] cut = zip(entries("x.gltf", "{}"));
+        assertThat(ZipUnpacker.listNames(new SourceFile("a.zip", java.util.Arrays.copyOf(cut, cut.length - 10)),
+                limits)).isEmpty(); // no end of central directory record
+        assertThat(ZipUnpacker.listNames(new SourceFile("a.zip", "not a zip".getBytes(StandardCharsets.UTF_8)),
+                limits)).isEmpty();
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        throw new AssertionError("not found");
+    }
+
+    @Test
     void rejectsEntriesClimbingOutOfTheArchive() throws IOException {
         byte[] bytes = zip(entries("a/../../etc/passwd", "x"));
         assertThatThrownBy(() -> ZipUnpacker.unpack(new SourceFile("evil.zip", bytes), ImportLimits.DEFAULT))

@@ -81,6 +81,46 @@ class AssetRepositoryTest {
         assertThat(meters.get("cache.gets").tags("cache", "assets", "result", "hit").functionCounter().count()).isGreaterThan(0);
     }
 
+    @Test
+    void aZippedUploadIsStagedWhole() throws Exception {
+        // its model file is told from the zip's central directory, so the description and the reference are made
+        // durable with the files, in the one round of syncs before the parse ends, and the commit only renames
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(bytes)) {
+            zip.putNextEntry(new java.util.zip.ZipEntry("strip/strip.glb"));
+            zip.write(GltfBuilder.skinnedTwoBoneStrip().toGlb());
+            zip.closeEntry();
+        }
+        Path root = dir.toAbsolutePath().normalize();
+        List<String> syncs = java.util.Collections.synchronizedList(new ArrayList<>());
+        DirectoryAssetStore store = new DirectoryAssetStore(dir, synced -> {
+            if (!root.equals(synced)) {
+                syncs.add(root.relativize(synced).toString().replaceAll("^\\.incoming-[0-9a-f-]{36}", ".incoming-*"));
+                return;
+            }
+            // what the staged copy held when the store directory (which names it) was synced
+            try (java.util.stream.Stream<Path> in = Files.list(root);
+                    java.util.stream.Stream<Path> held = Files.list(in.filter(
+                            p -> p.getFileName().toString().startsWith(".incoming-")).findFirst().orElseThrow())) {
+                syncs.add("<root> with " + held.map(p -> p.getFileName().toString()).sorted().toList());
+            }
+        });
+        ParsingPool pool = new ParsingPool(2, 16, java.time.Duration.ofSeconds(60), meters);
+        pools.add(pool);
+        AssetRepository repository = new AssetRepository(store, AssetImporters.all(ImportLimits.DEFAULT), pool, 1 << 20,
+                clock, meters);
+
+        AssetRepository.Added added = repository.add(Reference.DEFAULT_TENANT,
+                List.of(new SourceFile("strip.zip", bytes.toByteArray())));
+        assertThat(added.asset().meta().name()).isEqualTo("strip.glb");
+        assertThat(added.asset().meta().format()).isEqualTo("gltf");
+        assertThat(syncs).containsExactlyInAnyOrder(".incoming-*/files", ".incoming-*", ".incoming-*/refs",
+                "<root> with [files, manifest.json, refs]");
+        assertThat(new DirectoryAssetStore(dir).find(added.asset().meta().id())).contains(added.asset().meta());
+        assertThat(new DirectoryAssetStore(dir).reference(Reference.DEFAULT_TENANT, added.asset().meta().id()))
+                .contains(added.reference());
+    }
+
     /**
      * What a power loss leaves after an acknowledged upload whose rename had not reached the disk, and after a failed
      * one whose removal had not: their staged copies (no test can cut the power; the rename is undone by hand).

@@ -192,7 +192,8 @@ class DirectoryAssetStoreTest {
 
     @Test
     void filesStagedWithoutTheirDescriptionGetItAndTheReferenceSyncedAtCommitBeforeTheRename() throws IOException {
-        // a zip: its model file and format are known only from its parse
+        // an upload whose names do not tell its model file (a zip whose central directory names other files than its
+        // entries do): its description is known only from its parse
         List<String> syncs = java.util.Collections.synchronizedList(new ArrayList<>());
         DirectoryAssetStore store = new DirectoryAssetStore(dir, synced -> syncs.add(describeSync(synced)));
         List<SourceFile> files = List.of(file("cube.zip", "PK"));

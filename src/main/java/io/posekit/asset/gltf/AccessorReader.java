@@ -29,6 +29,9 @@ final class AccessorReader {
     private final float[][] floats;
     private final int[][] ints;
 
+    /** Components per bulk copy of packed integers ({@link #copyPackedInts}): 16 KB of shorts at most. */
+    private static final int PACKED_CHUNK = 8192;
+
     /** The import's budget (its limits and deadline). */
     DecodeBudget budget() {
         return budget;
@@ -216,6 +219,12 @@ final class AccessorReader {
         int count = a.count();
         int stride = a.stride();
         int start = a.byteOffset();
+        int size = a.componentType().size;
+        if (count > 0 && stride == n * size && a.type().elementSize(size) == n * size) {
+            copyPackedInts(b.slice(start, count * stride).order(ByteOrder.LITTLE_ENDIAN), a.componentType(), count * n,
+                    out);
+            return;
+        }
         switch (a.componentType()) {
             case UNSIGNED_BYTE -> {
                 for (int i = 0, o = 0; i < count; i++) {
@@ -254,6 +263,57 @@ final class AccessorReader {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * {@code total} packed integer components from {@code view} (little-endian, positioned at the first) into
+     * {@code out}: a bulk copy into a chunk of the component type's array, widened from there. Why: reading component
+     * by component through the byte buffer (as strided accessors are) was a third of a BrainStem upload's parse, its
+     * joints and indices; the bulk copies are plain memory copies and the widening loops vectorise. The chunk bounds
+     * the temporary memory, and the deadline is checked once per chunk.
+     */
+    private void copyPackedInts(ByteBuffer view, ComponentType ct, int total, int[] out) {
+        if (ct == ComponentType.UNSIGNED_INT) {
+            budget.checkTimeNow();
+            view.asIntBuffer().get(out, 0, total);
+            return;
+        }
+        boolean shorts = ct.size == Short.BYTES;
+        java.nio.ShortBuffer shortView = shorts ? view.asShortBuffer() : null;
+        short[] shortChunk = shorts ? new short[Math.min(total, PACKED_CHUNK)] : null;
+        byte[] byteChunk = shorts ? null : new byte[Math.min(total, PACKED_CHUNK)];
+        for (int done = 0; done < total; ) {
+            budget.checkTimeNow();
+            int len = Math.min(PACKED_CHUNK, total - done);
+            switch (ct) {
+                case UNSIGNED_SHORT -> {
+                    shortView.get(shortChunk, 0, len);
+                    for (int i = 0; i < len; i++) {
+                        out[done + i] = shortChunk[i] & 0xFFFF;
+                    }
+                }
+                case SHORT -> {
+                    shortView.get(shortChunk, 0, len);
+                    for (int i = 0; i < len; i++) {
+                        out[done + i] = shortChunk[i];
+                    }
+                }
+                case UNSIGNED_BYTE -> {
+                    view.get(byteChunk, 0, len);
+                    for (int i = 0; i < len; i++) {
+                        out[done + i] = byteChunk[i] & 0xFF;
+                    }
+                }
+                case BYTE -> {
+                    view.get(byteChunk, 0, len);
+                    for (int i = 0; i < len; i++) {
+                        out[done + i] = byteChunk[i];
+                    }
+                }
+                default -> throw new IllegalStateException("not an integer component type: " + ct);
+            }
+            done += len;
         }
     }
 

@@ -63,6 +63,36 @@ class AccessorDecodingTest {
     }
 
     @Test
+    void packedIntegersOfEveryComponentTypeAreCopiedWholeAcrossChunks() {
+        // 20,003 components: more than two of the bulk copy's chunks (8,192) and a partial third; each value is the
+        // component's index folded into the type's range, so a chunk copied to the wrong place or widened with the
+        // wrong sign shows
+        int total = 20_003;
+        int[][] ranges = {{BYTE, -128, 256}, {UNSIGNED_BYTE, 0, 256}, {SHORT, -32768, 65536}, {UNSIGNED_SHORT, 0, 65536},
+            {UNSIGNED_INT, 0, Integer.MAX_VALUE}};
+        for (int[] r : ranges) {
+            int[] values = new int[total];
+            for (int i = 0; i < total; i++) {
+                values[i] = r[1] + (int) ((i * 7919L) % r[2]);
+            }
+            values[total - 1] = r[0] == UNSIGNED_INT ? -1 : r[1] + r[2] - 1; // the type's largest
+            GltfBuilder b = new GltfBuilder();
+            b.addBufferView(le().u8(0xEE).toArray()); // the next view starts at an odd byte of the buffer
+            int a = b.addIntAccessor(values, r[0], "SCALAR");
+            assertThat(ints(b, a)).as("component type %d", r[0]).containsExactly(values);
+        }
+    }
+
+    @Test
+    void packedVec4JointsAfterAByteOffsetAreCopiedWhole() {
+        // a packed run of 3 VEC4 unsigned shorts behind one junk element: the copy starts at the offset
+        GltfBuilder b = new GltfBuilder();
+        int view = b.addBufferView(le().u16(9, 9, 9, 9).u16(1, 2, 3, 65535).u16(4, 5, 6, 7).u16(0, 0, 40000, 1).toArray());
+        int joints = b.addAccessor(view, 8, UNSIGNED_SHORT, "VEC4", 3, false);
+        assertThat(ints(b, joints)).containsExactly(1, 2, 3, 65535, 4, 5, 6, 7, 0, 0, 40000, 1);
+    }
+
+    @Test
     void floatAccessorCannotBeReadAsIntegers() {
         GltfBuilder b = new GltfBuilder();
         int a = b.addFloatAccessor(new float[] {1}, "SCALAR");

@@ -1,0 +1,25 @@
+# Sourced by the upload benchmarks: start posekit or the peer, pinned, and wait until it answers.
+#   start_posekit STORE_DIR LOG   start_peer LOG   stop_service
+# Each sets PID to the started service's process (stop_service kills and reaps it and clears PID) and returns
+# once the service's health URL answers (120 s at most, then exits the script with a message naming the URL).
+# Environment (set by the caller): JAVA_HOME JAR JAVA_OPTS PORT PEER_PORT SHARED SERVICE_CPUS; BENCH (the calling
+# script's name, for messages).
+wait_ready() { # URL
+  for _ in $(seq 1 240); do curl -fs -o /dev/null "$1" && return 0; sleep 0.5; done
+  echo "${BENCH:-load}: the service did not answer $1" >&2; exit 1
+}
+start_posekit() { # STORE_DIR LOG
+  taskset -c "$SERVICE_CPUS" "$JAVA_HOME/bin/java" $JAVA_OPTS -jar "$JAR" --server.port="$PORT" \
+    --server.address=127.0.0.1 --posekit.store.dir="$1" --logging.level.posekit.access=WARN > "$2" 2>&1 &
+  PID=$!
+  wait_ready "http://127.0.0.1:$PORT/actuator/health"
+}
+start_peer() { # LOG
+  (cd "$SHARED/tools/peer" && exec taskset -c "$SERVICE_CPUS" node server.mjs --port "$PEER_PORT" --host 127.0.0.1) \
+    > "$1" 2>&1 &
+  PID=$!
+  wait_ready "http://127.0.0.1:$PEER_PORT/health"
+}
+stop_service() {
+  kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
+}
