@@ -8,7 +8,7 @@
 # real parse and a durable store) again. Prints a markdown table of the median ms per asset, and for posekit the
 # medians of that upload's parse, stage and commit from its own timers, read after each upload, untimed (all samples
 # and the raw rows in OUT, /tmp/upload-bench-SERVICE.jsonl). The MD5 mesh is also sent zipped (the zip path).
-# Environment: JAR (target/posekit.jar) JAVA_HOME (JDK 25) JAVA_OPTS (-Xmx1g) PORT (18097) PEER_PORT (18098)
+# Environment: JAR (target/posekit.jar; target/aot/posekit.jar starts with its AOT cache) JAVA_HOME (JDK 25) JAVA_OPTS (-Xmx1g) PORT (18097) PEER_PORT (18098)
 #   SHARED (../shared) ROUNDS (7) WARMUPS (5) SERVICE_CPUS (1) CLIENT_CPUS (0) OUT_DIR (/tmp)
 # The peer (SHARED/tools/peer, glTF and COLLADA only) needs `npm ci` in tools/oracle and tools/peer first; the
 # assets it refuses show as "-".

@@ -7,7 +7,7 @@
 # (each new content: a 201, a parse and a durable store), after WARMUP (48) unrecorded ones of each. Prints a markdown
 # table: uploads/s, median and p90 ms, answers other than 201, disk flushes per upload (ext4 journal commits, and
 # anything else on the machine that flushes; DISK, vda); the raw rows in OUT_DIR/upload-throughput-SERVICE.jsonl.
-# Environment: JAR (target/posekit.jar) JAVA_HOME (JDK 25) JAVA_OPTS (-Xmx1g) PORT (18097) PEER_PORT (18098)
+# Environment: JAR (target/posekit.jar; target/aot/posekit.jar starts with its AOT cache) JAVA_HOME (JDK 25) JAVA_OPTS (-Xmx1g) PORT (18097) PEER_PORT (18098)
 #   SHARED (../shared) SERVICE_CPUS (1) CLIENT_CPUS (0) OUT_DIR (/tmp) CLIENTS (1,4,16) SMALL_TOTAL LARGE_TOTAL WARMUP
 #   STORE_PARENT (the store's parent directory, /tmp: the disk whose fsyncs are measured)
 # The peer (SHARED/tools/peer) needs `npm ci` in tools/oracle and tools/peer first; it keeps uploads in memory.

@@ -3,14 +3,22 @@
 # Each sets PID to the started service's process (stop_service kills and reaps it and clears PID) and returns
 # once the service's health URL answers (120 s at most, then exits the script with a message naming the URL).
 # Environment (set by the caller): JAVA_HOME JAR JAVA_OPTS PORT PEER_PORT SHARED SERVICE_CPUS; BENCH (the calling
-# script's name, for messages).
+# script's name, for messages). A JAR with its AOT cache beside it (target/aot/posekit.jar and posekit.aot, which
+# ./mvnw package makes) is started as the image starts it: from its own directory (the cache holds the class path as
+# the training run spelled it), with -XX:AOTCache and Spring's AOT-processed context.
 wait_ready() { # URL
   for _ in $(seq 1 240); do curl -fs -o /dev/null "$1" && return 0; sleep 0.5; done
   echo "${BENCH:-load}: the service did not answer $1" >&2; exit 1
 }
 start_posekit() { # STORE_DIR LOG
-  taskset -c "$SERVICE_CPUS" "$JAVA_HOME/bin/java" $JAVA_OPTS -jar "$JAR" --server.port="$PORT" \
-    --server.address=127.0.0.1 --posekit.store.dir="$1" --logging.level.posekit.access=WARN > "$2" 2>&1 &
+  local aot=() jar=$JAR dir=.
+  if [ -f "${JAR%.jar}.aot" ]; then
+    dir=$(dirname "$JAR"); jar=$(basename "$JAR")
+    aot=(-XX:AOTCache="$(basename "${JAR%.jar}").aot" -Dspring.aot.enabled=true)
+  fi
+  (cd "$dir" && exec taskset -c "$SERVICE_CPUS" "$JAVA_HOME/bin/java" "${aot[@]}" $JAVA_OPTS -jar "$jar" \
+    --server.port="$PORT" --server.address=127.0.0.1 --posekit.store.dir="$(realpath "$1")" \
+    --logging.level.posekit.access=WARN) > "$2" 2>&1 &
   PID=$!
   wait_ready "http://127.0.0.1:$PORT/actuator/health"
 }

@@ -3,6 +3,7 @@ package io.posekit.config;
 import io.posekit.asset.AssetImporters;
 import io.posekit.asset.SourceFile;
 import io.posekit.sampling.KernelWarmUp;
+import io.posekit.store.ContentId;
 import io.posekit.warmup.HttpExercises;
 import io.posekit.warmup.WarmUp;
 import io.posekit.warmup.WarmUpAsset;
@@ -33,9 +34,10 @@ import org.springframework.stereotype.Component;
  *
  * <p>The exercises: the API over HTTP on the server's own port ({@link HttpExercises}; on a secured service with
  * {@code posekit.warm-up.token}, else with a key of the service's own from {@link InternalTokens}, revoked when the
- * warm-up ends) and an in-process parse of the warm-up asset; then, once, the kernel
- * check of {@link KernelWarmUp} (vector against scalar). The warm-up never stops the service from starting: what fails is
- * logged and reported in {@code /actuator/info} ({@link WarmUpInfoContributor}), and the service becomes ready anyway.
+ * warm-up ends) and, in process, what an upload of the warm-up asset does (its content id and its parse); then, once,
+ * the kernel check of {@link KernelWarmUp} (vector against scalar). The warm-up never stops the service from starting:
+ * what fails is logged and reported in {@code /actuator/info} ({@link WarmUpInfoContributor}), and the service becomes
+ * ready anyway.
  */
 @Component
 class WarmUpRunner implements ApplicationRunner, Ordered {
@@ -114,8 +116,15 @@ class WarmUpRunner implements ApplicationRunner, Ordered {
     private void warmUp(long started) {
         List<WarmUp.Exercise> exercises = new ArrayList<>();
         byte[] glb = WarmUpAsset.get().glb();
-        exercises.add(new WarmUp.Exercise("parse", EXPENSIVE, round -> importers.importUpload(
-                List.of(new SourceFile("warm-up.glb", glb)))));
+        List<SourceFile> upload = List.of(new SourceFile("warm-up.glb", glb));
+        // an upload's work in process: its content id, then its parse. Why the id too: its SHA-256 is compiled to the
+        // CPU's SHA instructions only once its loop is hot, and a first upload of a few megabytes hashed before that
+        // (with the AOT cache, whose training hashed one small upload, for the first hundred BrainStem uploads) took
+        // five times as long as one hashed after it
+        exercises.add(new WarmUp.Exercise("parse", EXPENSIVE, round -> {
+            ContentId.of(upload);
+            importers.importUpload(upload);
+        }));
         HttpExercises http = null;
         String httpStatus;
         URI base = baseUri();
