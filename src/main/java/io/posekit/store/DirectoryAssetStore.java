@@ -112,6 +112,8 @@ public final class DirectoryAssetStore implements AssetStore {
     private final KnownReferences refs;
     private final boolean shared;
     private final DirectorySync directorySync;
+    /** The store directory's fsync, shared by concurrent callers (group commit). */
+    private final GroupSync rootSync;
     /** Incoming directories found at start-up that may hold an acknowledged upload, until {@link #recover}. */
     private final java.util.Queue<Path> unpublished = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
@@ -140,6 +142,7 @@ public final class DirectoryAssetStore implements AssetStore {
     DirectoryAssetStore(Path root, boolean shared, Duration revalidate, DirectorySync directorySync) {
         this.root = root.toAbsolutePath().normalize();
         this.directorySync = directorySync;
+        this.rootSync = new GroupSync(() -> directorySync.sync(this.root));
         this.known = new KnownAssets(revalidate, System::nanoTime);
         this.refs = new KnownReferences(revalidate, System::nanoTime);
         this.shared = shared;
@@ -396,7 +399,7 @@ public final class DirectoryAssetStore implements AssetStore {
                 StoredAsset winner = readManifest(target);
                 // the other rename may not be durable yet (or our own, if its fsync failed before): it is
                 // acknowledged now, so it must be
-                directorySync.sync(root);
+                rootSync.sync();
                 known.put(winner);
                 return winner;
             }
@@ -427,7 +430,7 @@ public final class DirectoryAssetStore implements AssetStore {
      */
     private void syncRenameOrUndo(Path target) throws IOException {
         try {
-            directorySync.sync(root);
+            rootSync.sync();
         } catch (IOException notDurable) {
             // best effort: the store stays as it was (a restart may still find it)
             try {
@@ -535,10 +538,10 @@ public final class DirectoryAssetStore implements AssetStore {
                     refs.forgetAsset(id);
                     return Removal.ASSET;
                 }
-                directorySync.sync(root);
+                rootSync.sync();
                 if (hasReferenceFiles(trash.resolve(REFS))) {
                     Files.move(trash, assetDir, StandardCopyOption.ATOMIC_MOVE);
-                    directorySync.sync(root);
+                    rootSync.sync();
                     return Removal.REFERENCE;
                 }
                 deleteTree(trash);
@@ -743,7 +746,7 @@ public final class DirectoryAssetStore implements AssetStore {
             return false;
         }
         // without it a crash could bring the acknowledged-deleted asset back (the rename undone)
-        directorySync.sync(root);
+        rootSync.sync();
         deleteTree(trash);
         return true;
     }
@@ -812,7 +815,7 @@ public final class DirectoryAssetStore implements AssetStore {
             return List.of();
         }
         try {
-            directorySync.sync(root);
+            rootSync.sync();
         } catch (IOException e) {
             throw unavailable("cannot make the " + published.size() + " recovered uploads durable in " + root, e);
         }
@@ -988,7 +991,8 @@ public final class DirectoryAssetStore implements AssetStore {
      * journaling file system for a journal commit of its own; on this project's journal-less ext4 machines for a
      * write and a cache flush of its own); issued together, their waits overlap (a journal commit serves all of them;
      * the block layer merges the flushes that arrive while one is in flight). Concurrent uploads' syncs overlap the
-     * same way, which is why there is no group-commit batcher of the store's own (docs/performance.md, Uploads).
+     * same way; the store directory, which every upload's sync round holds, is synced once for all of the uploads
+     * waiting for it ({@link GroupSync}).
      *
      * @throws IOException the first failure, once every sync has ended (then nothing may be acknowledged)
      */
@@ -1002,7 +1006,7 @@ public final class DirectoryAssetStore implements AssetStore {
             });
         }
         for (Path dir : dirs) {
-            syncs.add(() -> directorySync.sync(dir));
+            syncs.add(dir.equals(root) ? rootSync::sync : () -> directorySync.sync(dir));
         }
         List<java.util.concurrent.Future<?>> others = new ArrayList<>(syncs.size() - 1);
         IOException failed = null;
