@@ -38,16 +38,7 @@ n = max(v["COUNT"], 1); print("%s: count %d, mean %.2f ms" % (sys.argv[1], v["CO
   fi
   stop_service
 }
-if [ "$WHICH" = posekit ] || [ "$WHICH" = both ]; then
-  start_posekit "$store" "$OUT_DIR/upload-bench-posekit.log"
-  echo "== posekit ($JAR): $WARMUPS warm-up + $ROUNDS rounds" >&2
-  run posekit "http://127.0.0.1:$PORT"
-fi
-if [ "$WHICH" = peer ] || [ "$WHICH" = both ]; then
-  start_peer "$OUT_DIR/upload-bench-peer.log"
-  echo "== peer: $WARMUPS warm-up + $ROUNDS rounds" >&2
-  run peer "http://127.0.0.1:$PEER_PORT"
-fi
+run_each "$WHICH" "$store" "$WARMUPS warm-up + $ROUNDS rounds"
 python3 - "$OUT_DIR" <<'PY'
 import json, os, sys
 rows = {}

@@ -29,16 +29,7 @@ run() { # SERVICE BASE
     "$LARGE_TOTAL" "$WARMUP" > "$OUT_DIR/upload-throughput-$1.jsonl"
   stop_service
 }
-if [ "$WHICH" = posekit ] || [ "$WHICH" = both ]; then
-  start_posekit "$store" "$OUT_DIR/upload-throughput-posekit.log"
-  echo "== posekit ($JAR): clients $CLIENTS" >&2
-  run posekit "http://127.0.0.1:$PORT"
-fi
-if [ "$WHICH" = peer ] || [ "$WHICH" = both ]; then
-  start_peer "$OUT_DIR/upload-throughput-peer.log"
-  echo "== peer: clients $CLIENTS" >&2
-  run peer "http://127.0.0.1:$PEER_PORT"
-fi
+run_each "$WHICH" "$store" "clients $CLIENTS"
 python3 - "$OUT_DIR" <<'PY'
 import json, os, sys
 print("| service | asset | clients | uploads | uploads/s | median ms | p90 ms | not 201 | flushes/upload |")

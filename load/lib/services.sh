@@ -1,5 +1,7 @@
 # Sourced by the upload benchmarks: start posekit or the peer, pinned, and wait until it answers.
 #   start_posekit STORE_DIR LOG   start_peer LOG   stop_service
+#   run_each WHICH STORE_DIR WHAT: for posekit, the peer or both (WHICH), starts each in turn, says "== SERVICE: WHAT"
+#     and calls the caller's `run SERVICE BASE_URL` (which stops it), logs in OUT_DIR/BENCH-SERVICE.log
 # Each sets PID to the started service's process (stop_service kills and reaps it and clears PID) and returns
 # once the service's health URL answers (120 s at most, then exits the script with a message naming the URL).
 # Environment (set by the caller): JAVA_HOME JAR JAVA_OPTS PORT PEER_PORT SHARED SERVICE_CPUS; BENCH (the calling
@@ -30,4 +32,16 @@ start_peer() { # LOG
 }
 stop_service() {
   kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
+}
+run_each() { # WHICH STORE_DIR WHAT
+  if [ "$1" = posekit ] || [ "$1" = both ]; then
+    start_posekit "$2" "$OUT_DIR/$BENCH-posekit.log"
+    echo "== posekit ($JAR): $3" >&2
+    run posekit "http://127.0.0.1:$PORT"
+  fi
+  if [ "$1" = peer ] || [ "$1" = both ]; then
+    start_peer "$OUT_DIR/$BENCH-peer.log"
+    echo "== peer: $3" >&2
+    run peer "http://127.0.0.1:$PEER_PORT"
+  fi
 }

@@ -49,6 +49,18 @@ class GroupSyncTest {
         }
     }
 
+    /** {@code n} callers of {@code group.sync()}, each on a thread of its own. */
+    private List<Future<?>> callers(GroupSync group, int n) {
+        List<Future<?>> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(threads.submit(() -> {
+                group.sync();
+                return null;
+            }));
+        }
+        return out;
+    }
+
     @Test
     void aLoneCallerSyncsOnce() throws IOException {
         AtomicInteger runs = new AtomicInteger();
@@ -63,18 +75,9 @@ class GroupSyncTest {
     void callersArrivingDuringASyncShareTheNextOne() throws Exception {
         HeldSync held = new HeldSync();
         GroupSync group = new GroupSync(held);
-        Future<?> first = threads.submit(() -> {
-            group.sync();
-            return null;
-        });
+        Future<?> first = callers(group, 1).getFirst();
         assertThat(held.entered.get(0).await(10, TimeUnit.SECONDS)).isTrue();
-        List<Future<?>> later = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            later.add(threads.submit(() -> {
-                group.sync();
-                return null;
-            }));
-        }
+        List<Future<?>> later = callers(group, 5);
         // the five must not be served by the sync that began before they asked
         Thread.sleep(100);
         assertThat(later).noneMatch(Future::isDone);
@@ -95,18 +98,9 @@ class GroupSyncTest {
     void aFailedSyncFailsEveryCallerItServedAndALaterCallerSyncsAgain() throws Exception {
         HeldSync held = new HeldSync();
         GroupSync group = new GroupSync(held);
-        Future<?> first = threads.submit(() -> {
-            group.sync();
-            return null;
-        });
+        Future<?> first = callers(group, 1).getFirst();
         assertThat(held.entered.get(0).await(10, TimeUnit.SECONDS)).isTrue();
-        List<Future<?>> joined = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            joined.add(threads.submit(() -> {
-                group.sync();
-                return null;
-            }));
-        }
+        List<Future<?>> joined = callers(group, 3);
         Thread.sleep(100);
         held.releases.get(0).countDown(); // the first succeeds
         first.get(10, TimeUnit.SECONDS);

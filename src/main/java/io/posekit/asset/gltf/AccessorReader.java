@@ -280,38 +280,24 @@ final class AccessorReader {
             return;
         }
         boolean shorts = ct.size == Short.BYTES;
+        // widening keeps the sign; the mask takes it off again for the unsigned types
+        int mask = ct == ComponentType.UNSIGNED_SHORT ? 0xFFFF : ct == ComponentType.UNSIGNED_BYTE ? 0xFF : -1;
         java.nio.ShortBuffer shortView = shorts ? view.asShortBuffer() : null;
         short[] shortChunk = shorts ? new short[Math.min(total, PACKED_CHUNK)] : null;
         byte[] byteChunk = shorts ? null : new byte[Math.min(total, PACKED_CHUNK)];
         for (int done = 0; done < total; ) {
             budget.checkTimeNow();
             int len = Math.min(PACKED_CHUNK, total - done);
-            switch (ct) {
-                case UNSIGNED_SHORT -> {
-                    shortView.get(shortChunk, 0, len);
-                    for (int i = 0; i < len; i++) {
-                        out[done + i] = shortChunk[i] & 0xFFFF;
-                    }
+            if (shorts) {
+                shortView.get(shortChunk, 0, len);
+                for (int i = 0; i < len; i++) {
+                    out[done + i] = shortChunk[i] & mask;
                 }
-                case SHORT -> {
-                    shortView.get(shortChunk, 0, len);
-                    for (int i = 0; i < len; i++) {
-                        out[done + i] = shortChunk[i];
-                    }
+            } else {
+                view.get(byteChunk, 0, len);
+                for (int i = 0; i < len; i++) {
+                    out[done + i] = byteChunk[i] & mask;
                 }
-                case UNSIGNED_BYTE -> {
-                    view.get(byteChunk, 0, len);
-                    for (int i = 0; i < len; i++) {
-                        out[done + i] = byteChunk[i] & 0xFF;
-                    }
-                }
-                case BYTE -> {
-                    view.get(byteChunk, 0, len);
-                    for (int i = 0; i < len; i++) {
-                        out[done + i] = byteChunk[i];
-                    }
-                }
-                default -> throw new IllegalStateException("not an integer component type: " + ct);
             }
             done += len;
         }
