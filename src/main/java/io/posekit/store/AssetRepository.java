@@ -201,7 +201,10 @@ public final class AssetRepository {
         } else {
             checkQuota(tenant, size);
         }
-        Reference ref = held.orElseGet(() -> new Reference(tenant, id, mainName(files), mainFormat(files), size,
+        // the model file, told from the names alone (a zip's from its central directory), once per upload
+        Optional<String> main = importers.mainFileOf(files);
+        Reference ref = held.orElseGet(() -> new Reference(tenant, id, baseName(main.orElse(files.getFirst().name())),
+                main.flatMap(AssetFormat::byFileName).map(AssetFormat::wireName).orElse("unknown"), size,
                 clock.instant()));
         CompletableFuture<Added> mine = new CompletableFuture<>();
         CompletableFuture<Added> first = uploading.putIfAbsent(id, mine);
@@ -209,7 +212,7 @@ public final class AssetRepository {
             return sameAs(first, size, ref);
         }
         try {
-            Added added = importAndStore(files, id, size, ref);
+            Added added = importAndStore(files, main, id, size, ref);
             mine.complete(added);
             return added;
         } catch (RuntimeException | Error e) {
@@ -218,20 +221,6 @@ public final class AssetRepository {
         } finally {
             uploading.remove(id, mine);
         }
-    }
-
-    /**
-     * The format the model file's name says, or {@code unknown} when the names do not tell (the parse tells, and the
-     * commit corrects it).
-     */
-    private String mainFormat(List<SourceFile> files) {
-        return importers.mainFileOf(files).flatMap(AssetFormat::byFileName).map(AssetFormat::wireName)
-                .orElse("unknown");
-    }
-
-    /** The model file's name among an upload's files (its base name), or the first file's. */
-    private String mainName(List<SourceFile> files) {
-        return baseName(importers.mainFileOf(files).orElse(files.getFirst().name()));
     }
 
     /** A file name without its directories (as {@link SourceFile#baseName()}). */
@@ -265,7 +254,11 @@ public final class AssetRepository {
         }
     }
 
-    private Added importAndStore(List<SourceFile> files, String id, long size, Reference ref) {
+    /**
+     * @param main the model file's name as the names tell it ({@link AssetImporters#mainFileOf}), empty when they do
+     *     not (the reference's format is then {@code unknown} until the parse tells it, and the commit corrects it)
+     */
+    private Added importAndStore(List<SourceFile> files, Optional<String> main, String id, long size, Reference ref) {
         Optional<Loaded> existing;
         try {
             existing = find(id);
@@ -290,8 +283,8 @@ public final class AssetRepository {
                 .map(f -> new StoredAsset.StoredFile(f.name(), f.size())).toList();
         // the description too, when the file names already tell it (a zip's from its central directory): the commit
         // after the parse is then only the rename
-        StoredAsset expected = importers.mainFileOf(files)
-                .flatMap(main -> AssetFormat.byFileName(main).map(format -> new StoredAsset(id, baseName(main),
+        StoredAsset expected = main
+                .flatMap(name -> AssetFormat.byFileName(name).map(format -> new StoredAsset(id, baseName(name),
                         format.wireName(), size, clock.instant(), stored)))
                 .orElse(null);
         AssetStore.Staged staged;
