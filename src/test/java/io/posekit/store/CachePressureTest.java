@@ -41,15 +41,18 @@ class CachePressureTest {
             Policy.Eviction<String, AssetRepository.Loaded> eviction = repo.cache().policy().eviction().orElseThrow();
             List<String> ids = new ArrayList<>();
             long uploadedModelBytes = 0;
+            long largestModel = 0;
             long maxWeighed = 0;
+            long maxTransient = 0;
             for (int i = 0; i < ASSETS; i++) {
                 AssetRepository.Added added = repo.add(Reference.DEFAULT_TENANT, List.of(new SourceFile("a" + i + ".glb",
                         GeneratedAssets.skinnedMesh(vertices, 1000 + i))));
                 assertThat(added.created()).isTrue();
                 ids.add(added.asset().meta().id());
                 uploadedModelBytes += added.asset().model().footprintBytes();
-                repo.cache().cleanUp();
-                maxWeighed = Math.max(maxWeighed, eviction.weightedSize().orElseThrow());
+                largestModel = Math.max(largestModel, added.asset().model().footprintBytes());
+                maxTransient = Math.max(maxTransient, eviction.weightedSize().orElseThrow());
+                maxWeighed = Math.max(maxWeighed, settledWeight(repo, eviction));
             }
             assertThat(uploadedModelBytes).isGreaterThan(4 * BUDGET);
             assertThat(maxWeighed).as("(a) the cache's weighed size").isLessThanOrEqualTo(BUDGET);
@@ -62,11 +65,13 @@ class CachePressureTest {
                 for (String id : ids) {
                     AssetRepository.Loaded loaded = repo.find(id).orElseThrow();
                     assertThat(loaded.model().meshes().getFirst().primitives().getFirst().vertexCount()).isEqualTo(vertices);
-                    repo.cache().cleanUp();
-                    maxWeighed = Math.max(maxWeighed, eviction.weightedSize().orElseThrow());
+                    maxTransient = Math.max(maxTransient, eviction.weightedSize().orElseThrow());
+                    maxWeighed = Math.max(maxWeighed, settledWeight(repo, eviction));
                 }
             }
             assertThat(maxWeighed).as("(a) the cache's weighed size, reading everything back").isLessThanOrEqualTo(BUDGET);
+            assertThat(maxTransient).as("(a) the weighed size before the cache's maintenance: one model over at most")
+                    .isLessThanOrEqualTo(BUDGET + largestModel);
             long reloads = meters.get("posekit.import.duration").tags("source", "reload").timer().count();
             assertThat(reloads).as("(c) evicted assets were parsed again").isGreaterThanOrEqualTo(ASSETS);
             long heapAfterReads = HeapProbe.usedAfterGc() - baseline;
@@ -77,6 +82,29 @@ class CachePressureTest {
                     ASSETS, HeapProbe.mb(uploadedModelBytes), HeapProbe.mb(BUDGET), HeapProbe.mb(maxWeighed),
                     repo.cache().estimatedSize(), HeapProbe.mb(heap), HeapProbe.mb(heapAfterReads), reloads,
                     HeapProbe.mb(BUDGET + HEADROOM));
+        }
+    }
+
+    /**
+     * The cache's weighed size once its maintenance has caught up. Why not the size right after a {@code cleanUp()}: a
+     * loaded model is weighed when its future completes, by a callback on the parsing thread that may run after the
+     * caller woke up from that future and after its {@code cleanUp()}, so the size can be one model over the budget
+     * until the next maintenance (Caffeine bounds the size eventually, not at every instant). Waits 5 s at most.
+     */
+    private static long settledWeight(AssetRepository repo, Policy.Eviction<String, AssetRepository.Loaded> eviction) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (true) {
+            repo.cache().cleanUp();
+            long weighed = eviction.weightedSize().orElseThrow();
+            if (weighed <= BUDGET || System.nanoTime() > deadline) {
+                return weighed;
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return weighed;
+            }
         }
     }
 }
