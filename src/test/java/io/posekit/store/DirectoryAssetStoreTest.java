@@ -93,6 +93,18 @@ class DirectoryAssetStoreTest {
      * What a {@link DirectoryAssetStore.DirectorySync} is asked to sync, relative to the store directory, and what the
      * store directory holds at that moment (temporary names without their random part).
      */
+    /** What each directory sync saw ({@link #describeSync}), in the order they ended. */
+    private final List<String> syncs = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    /** A store whose directory syncs are recorded in {@link #syncs}. */
+    private DirectoryAssetStore recordingStore() {
+        return new DirectoryAssetStore(dir, this::recordSync);
+    }
+
+    private void recordSync(Path synced) throws IOException {
+        syncs.add(describeSync(synced));
+    }
+
     private String describeSync(Path synced) throws IOException {
         Path root = dir.toAbsolutePath().normalize();
         String what = root.equals(synced) ? "<root>" : root.relativize(synced).toString();
@@ -109,8 +121,7 @@ class DirectoryAssetStoreTest {
     void aSaveReturnsOnceItsStagedCopyIsSyncedAndADeleteOnceItsRenameIs() throws IOException {
         // the staged copy's directories and the store directory are synced at once (on several threads), so in any
         // order; the store directory then holds the staged copy's name, which recovery finds if the rename is lost
-        List<String> syncs = java.util.Collections.synchronizedList(new ArrayList<>());
-        DirectoryAssetStore store = new DirectoryAssetStore(dir, synced -> syncs.add(describeSync(synced)));
+        DirectoryAssetStore store = recordingStore();
         List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
         StoredAsset meta = meta(files);
 
@@ -132,8 +143,7 @@ class DirectoryAssetStoreTest {
 
     @Test
     void aCommitOfWhatWasStagedWithItsDescriptionAndReferenceSyncsNothing() throws IOException {
-        List<String> syncs = java.util.Collections.synchronizedList(new ArrayList<>());
-        DirectoryAssetStore store = new DirectoryAssetStore(dir, synced -> syncs.add(describeSync(synced)));
+        DirectoryAssetStore store = recordingStore();
         List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
         StoredAsset meta = meta(files);
 
@@ -157,9 +167,7 @@ class DirectoryAssetStoreTest {
     void aSharedStoreSyncsTheStoreDirectoryAfterTheRenameAndNotBefore() throws IOException {
         // another replica's start-up keeps a young incoming directory, so a shared store cannot leave the rename to
         // recovery: it syncs it, as before recovery existed
-        List<String> syncs = java.util.Collections.synchronizedList(new ArrayList<>());
-        DirectoryAssetStore store = new DirectoryAssetStore(dir, true, java.time.Duration.ofSeconds(10),
-                synced -> syncs.add(describeSync(synced)));
+        DirectoryAssetStore store = new DirectoryAssetStore(dir, true, java.time.Duration.ofSeconds(10), this::recordSync);
         List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
         StoredAsset meta = meta(files);
 
@@ -175,8 +183,7 @@ class DirectoryAssetStoreTest {
 
     @Test
     void aCommitWithAnotherDescriptionThanTheStagedOneStoresTheCommittedOne() throws IOException {
-        List<String> syncs = java.util.Collections.synchronizedList(new ArrayList<>());
-        DirectoryAssetStore store = new DirectoryAssetStore(dir, synced -> syncs.add(describeSync(synced)));
+        DirectoryAssetStore store = recordingStore();
         List<SourceFile> files = List.of(file("a.glb", "glTF"));
         StoredAsset staged = meta(files);
         StoredAsset committed = new StoredAsset(staged.id(), "inner.glb", "gltf", 4,
@@ -194,8 +201,7 @@ class DirectoryAssetStoreTest {
     void filesStagedWithoutTheirDescriptionGetItAndTheReferenceSyncedAtCommitBeforeTheRename() throws IOException {
         // an upload whose names do not tell its model file (a zip whose central directory names other files than its
         // entries do): its description is known only from its parse
-        List<String> syncs = java.util.Collections.synchronizedList(new ArrayList<>());
-        DirectoryAssetStore store = new DirectoryAssetStore(dir, synced -> syncs.add(describeSync(synced)));
+        DirectoryAssetStore store = recordingStore();
         List<SourceFile> files = List.of(file("cube.zip", "PK"));
         StoredAsset meta = meta(files);
 

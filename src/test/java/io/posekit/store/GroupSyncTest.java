@@ -61,6 +61,13 @@ class GroupSyncTest {
         return out;
     }
 
+    /** A caller whose sync is in flight, held until {@code held} releases it. */
+    private Future<?> firstSyncInFlight(GroupSync group, HeldSync held) throws InterruptedException {
+        Future<?> first = callers(group, 1).getFirst();
+        assertThat(held.entered.get(0).await(10, TimeUnit.SECONDS)).isTrue();
+        return first;
+    }
+
     @Test
     void aLoneCallerSyncsOnce() throws IOException {
         AtomicInteger runs = new AtomicInteger();
@@ -75,8 +82,7 @@ class GroupSyncTest {
     void callersArrivingDuringASyncShareTheNextOne() throws Exception {
         HeldSync held = new HeldSync();
         GroupSync group = new GroupSync(held);
-        Future<?> first = callers(group, 1).getFirst();
-        assertThat(held.entered.get(0).await(10, TimeUnit.SECONDS)).isTrue();
+        Future<?> first = firstSyncInFlight(group, held);
         List<Future<?>> later = callers(group, 5);
         // the five must not be served by the sync that began before they asked
         Thread.sleep(100);
@@ -98,8 +104,7 @@ class GroupSyncTest {
     void aFailedSyncFailsEveryCallerItServedAndALaterCallerSyncsAgain() throws Exception {
         HeldSync held = new HeldSync();
         GroupSync group = new GroupSync(held);
-        Future<?> first = callers(group, 1).getFirst();
-        assertThat(held.entered.get(0).await(10, TimeUnit.SECONDS)).isTrue();
+        Future<?> first = firstSyncInFlight(group, held);
         List<Future<?>> joined = callers(group, 3);
         Thread.sleep(100);
         held.releases.get(0).countDown(); // the first succeeds
