@@ -62,10 +62,11 @@ class AssetRoutes implements ApiRoutes {
     public void register(Router.Builder routes) {
         routes.post("/api/v1/assets").scope(Scope.WRITE).query("filename").consumes(uploads.maxBody(), "*/*")
                 .limitText(uploads.maxBodyText()).produces(Negotiation.JSON)
+                .upload(e -> uploads.open(e, assets.newSpool()))
                 .precheck(e -> assets.checkQuotaIfKnown(e.caller().tenant(), declaredLength(e)))
                 .handle(e -> {
                     parsing.checkCapacity(ParsingPool.Kind.UPLOAD);
-                    AssetRepository.Added added = assets.add(e.caller().tenant(), uploads.read(e));
+                    AssetRepository.Added added = assets.add(e.caller().tenant(), e.upload());
                     String id = added.asset().meta().id();
                     return Reply.of(added.created() ? 201 : 200, Negotiation.JSON,
                                     summaries.of(added.asset(), added.reference().name()))

@@ -126,10 +126,11 @@ class ClipRoutes implements ApiRoutes {
         routes.post("/api/v1/assets/{id}/clips").scope(Scope.WRITE).query("filename").consumes(uploads.maxBody(), "*/*")
                 .limitText(uploads.maxBodyText())
                 .precheck(e -> assets.checkQuotaIfKnown(e.caller().tenant(), 0))
+                .upload(e -> uploads.open(e, assets.newSpool()))
                 .produces(Negotiation.JSON).handle(e -> {
                     String id = e.variable("id");
                     parsing.checkCapacity(ParsingPool.Kind.UPLOAD);
-                    AssetRepository.AddedClips added = assets.addClips(e.caller().tenant(), id, uploads.read(e))
+                    AssetRepository.AddedClips added = assets.addClips(e.caller().tenant(), id, e.upload())
                             .orElseThrow(() -> Assets.unknownAsset(id));
                     String newId = added.asset().meta().id();
                     return json.reply(added.created() ? 201 : 200, new ClipsAdded(AssetSummary.of(added.asset()),

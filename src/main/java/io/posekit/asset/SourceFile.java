@@ -1,20 +1,134 @@
 package io.posekit.asset;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.util.Objects;
 
 /**
  * One file of an upload: a name (a relative path with {@code /} separators, e.g. {@code Fox.glb} or
- * {@code textures/skin.png} inside a zip) and its bytes. The byte array is shared, not copied: whoever
- * creates a SourceFile hands the array over and must not modify it afterwards.
+ * {@code textures/skin.png} inside a zip) and its content, either in memory or in a file on disk (an upload streamed
+ * to disk as it arrived, {@link #onDisk}).
  *
- * @param name relative path of the file within the upload
- * @param bytes the content
+ * <p>In memory, the byte array is shared, not copied: whoever creates a SourceFile hands the array over and must not
+ * modify it afterwards. On disk, the content is read through a channel that its creator keeps open (and unchanged)
+ * while the file is in use; {@link #bytes()} then reads the whole file at each call, so a consumer asks once. Reads
+ * are positional, so several threads may read one file at once.
  */
-public record SourceFile(String name, byte[] bytes) {
+public final class SourceFile {
 
-    public SourceFile {
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(bytes, "bytes");
+    private final String name;
+    private final byte[] bytes;
+    private final FileChannel channel;
+    private final int size;
+    private final String sha256;
+    private final java.nio.file.Path path;
+
+    /**
+     * A file held in memory.
+     *
+     * @param name relative path of the file within the upload
+     * @param bytes the content (handed over, not copied)
+     */
+    public SourceFile(String name, byte[] bytes) {
+        this(name, Objects.requireNonNull(bytes, "bytes"), null, bytes.length, null, null);
+    }
+
+    private SourceFile(String name, byte[] bytes, FileChannel channel, int size, String sha256,
+            java.nio.file.Path path) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.bytes = bytes;
+        this.channel = channel;
+        this.size = size;
+        this.sha256 = sha256;
+        this.path = path;
+    }
+
+    /**
+     * A file whose content is on disk.
+     *
+     * @param channel open for reading, its content {@code size} bytes long, left open and unchanged while this file is
+     *     used (its creator closes it)
+     * @param sha256 the lowercase hex SHA-256 of the content, computed as it was written, or {@code null}
+     * @param path where the file was written (it may be moved meanwhile: the channel still reads it)
+     */
+    public static SourceFile onDisk(String name, FileChannel channel, int size, String sha256,
+            java.nio.file.Path path) {
+        return new SourceFile(name, null, Objects.requireNonNull(channel, "channel"), size, sha256,
+                Objects.requireNonNull(path, "path"));
+    }
+
+    /** Where the file was written when on disk (a store may have moved it away since), else {@code null}. */
+    public java.nio.file.Path path() {
+        return path;
+    }
+
+    /** Relative path of the file within the upload. */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * The content: the array itself when in memory; read from disk into a new array at each call when on disk.
+     *
+     * @throws UncheckedIOException when the file on disk cannot be read whole
+     */
+    public byte[] bytes() {
+        if (bytes != null) {
+            return bytes;
+        }
+        byte[] read = new byte[size];
+        ByteBuffer buffer = ByteBuffer.wrap(read);
+        try {
+            while (buffer.hasRemaining()) {
+                if (channel.read(buffer, buffer.position()) < 0) {
+                    throw new IOException("the file ended after " + buffer.position() + " of " + size + " bytes");
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + name, e);
+        }
+        return read;
+    }
+
+    /** The content as a stream, without reading it all into memory when on disk. */
+    public InputStream open() {
+        if (bytes != null) {
+            return new java.io.ByteArrayInputStream(bytes);
+        }
+        return new InputStream() {
+            private long position;
+
+            @Override
+            public int read() throws IOException {
+                byte[] one = new byte[1];
+                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                if (position >= size) {
+                    return -1;
+                }
+                int n = channel.read(ByteBuffer.wrap(b, off, (int) Math.min(len, size - position)), position);
+                if (n > 0) {
+                    position += n;
+                }
+                return n;
+            }
+        };
+    }
+
+    /** The channel the content is read from when on disk, else {@code null}. */
+    public FileChannel channel() {
+        return channel;
+    }
+
+    /** The lowercase hex SHA-256 of the content when it was computed as the file was written, else {@code null}. */
+    public String sha256() {
+        return sha256;
     }
 
     /** The last path segment of {@link #name()}. */
@@ -23,22 +137,24 @@ public record SourceFile(String name, byte[] bytes) {
         return slash < 0 ? name : name.substring(slash + 1);
     }
 
+    /** The content's length, bytes. */
     public int size() {
-        return bytes.length;
+        return size;
     }
 
     @Override
     public String toString() {
-        return name + " (" + bytes.length + " bytes)";
+        return name + " (" + size + " bytes)";
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof SourceFile other && name.equals(other.name) && java.util.Arrays.equals(bytes, other.bytes);
+        return o instanceof SourceFile other && name.equals(other.name) && size == other.size
+                && java.util.Arrays.equals(bytes(), other.bytes());
     }
 
     @Override
     public int hashCode() {
-        return name.hashCode() * 31 + java.util.Arrays.hashCode(bytes);
+        return name.hashCode() * 31 + size;
     }
 }

@@ -334,22 +334,35 @@ public record PosekitProperties(@DefaultValue Cache cache, @DefaultValue Store s
      * @param requestTimeout Longest a whole request body may take to arrive.
      * @param writeTimeout Longest a streamed answer (a bake) may wait for a client that stopped reading before the
      *     connection is closed.
-     * @param maxUploadBytesInFlight Most upload bytes all requests together may be receiving at once: an upload that
-     *     would pass it is answered 503 with Retry-After before its body is read.
+     * @param maxUploadBytesInFlight Most request body bytes all requests together may hold in memory at once (JSON
+     *     bodies, upload receive buffers, the files of uploads being parsed; upload bodies themselves are streamed to
+     *     disk): beyond it 503 with Retry-After. 0 (the default): a quarter of the maximum heap.
+     * @param swallowSize Most of a refused request's body the server reads (and discards) to keep the connection;
+     *     beyond it the answer says Connection: close.
+     * @param swallowTime Longest the rest of a refused body is read after the answer before the connection closes.
      */
     public record Http(@DefaultValue("10s") java.time.Duration headerTimeout,
             @DefaultValue("30s") java.time.Duration readTimeout,
             @DefaultValue("10m") java.time.Duration requestTimeout,
             @DefaultValue("60s") java.time.Duration writeTimeout,
-            @DefaultValue("1GB") DataSize maxUploadBytesInFlight) {
+            @DefaultValue("0") DataSize maxUploadBytesInFlight,
+            @DefaultValue("64KB") DataSize swallowSize,
+            @DefaultValue("1s") java.time.Duration swallowTime) {
+
+        /** {@link #maxUploadBytesInFlight()} in bytes, the default (0) resolved against {@code maxHeap}. */
+        public long uploadBytesInFlight(long maxHeap) {
+            return maxUploadBytesInFlight.toBytes() > 0 ? maxUploadBytesInFlight.toBytes() : maxHeap / 4;
+        }
 
         public Http {
             require(headerTimeout != null && positive(headerTimeout), "posekit.http.header-timeout must be positive");
             require(readTimeout != null && positive(readTimeout), "posekit.http.read-timeout must be positive");
             require(requestTimeout != null && positive(requestTimeout), "posekit.http.request-timeout must be positive");
             require(writeTimeout != null && positive(writeTimeout), "posekit.http.write-timeout must be positive");
-            require(maxUploadBytesInFlight != null && maxUploadBytesInFlight.toBytes() > 0,
-                    "posekit.http.max-upload-bytes-in-flight must be positive");
+            require(maxUploadBytesInFlight != null && maxUploadBytesInFlight.toBytes() >= 0,
+                    "posekit.http.max-upload-bytes-in-flight must not be negative");
+            require(swallowSize != null && swallowSize.toBytes() >= 0, "posekit.http.swallow-size must not be negative");
+            require(swallowTime != null && positive(swallowTime), "posekit.http.swallow-time must be positive");
         }
     }
 

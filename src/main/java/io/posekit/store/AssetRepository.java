@@ -167,6 +167,11 @@ public final class AssetRepository {
         return cache.synchronous();
     }
 
+    /** A spool for the next upload's files, where the store would have them ({@link AssetStore#spoolDirectory()}). */
+    public UploadSpool newSpool() {
+        return new UploadSpool(store.spoolDirectory());
+    }
+
     /** The pool every parse runs on. */
     public ParsingPool parsing() {
         return parsing;

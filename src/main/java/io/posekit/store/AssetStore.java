@@ -62,6 +62,15 @@ public interface AssetStore {
     List<StoredAsset> list();
 
     /**
+     * Where an upload's files are written as they arrive ({@link UploadSpool}): a store on a file system gives its
+     * own directory, so that staging moves them into place instead of copying them; others the JVM's temporary
+     * directory.
+     */
+    default java.nio.file.Path spoolDirectory() {
+        return java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
+    }
+
+    /**
      * Files of an upload held for {@link #commit} or {@link #discard}: written under a name no reader sees, or not
      * written yet, depending on the store. Belongs to the store that staged it.
      */

@@ -31,16 +31,41 @@ public final class ContentId {
         MessageDigest sha = sha256();
         List<SourceFile> ordered = canonicalOrder(files);
         if (ordered.size() == 1) {
-            sha.update(ordered.getFirst().bytes());
+            SourceFile only = ordered.getFirst();
+            if (only.sha256() != null) {
+                return only.sha256(); // hashed as it arrived
+            }
+            update(sha, only);
         } else {
             for (SourceFile f : ordered) {
                 sha.update(f.name().getBytes(StandardCharsets.UTF_8));
                 sha.update((byte) 0);
                 sha.update(ByteBuffer.allocate(8).putLong(f.size()).array());
-                sha.update(f.bytes());
+                update(sha, f);
             }
         }
         return HexFormat.of().formatHex(sha.digest());
+    }
+
+    /** Hashes a file's content: the array when in memory, in pieces of a fixed buffer when on disk. */
+    private static void update(MessageDigest sha, SourceFile f) {
+        if (f.channel() == null) {
+            sha.update(f.bytes());
+            return;
+        }
+        byte[] buffer = new byte[64 * 1024];
+        try (java.io.InputStream in = f.open()) {
+            for (int n; (n = in.read(buffer)) > 0; ) {
+                sha.update(buffer, 0, n);
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot read " + f.name(), e);
+        }
+    }
+
+    /** A new SHA-256 digest (for content hashed as it is written). */
+    public static MessageDigest newDigest() {
+        return sha256();
     }
 
     /** Whether {@code id} has the shape of a content id (64 lowercase hex digits). */

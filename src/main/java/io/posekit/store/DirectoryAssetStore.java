@@ -83,7 +83,8 @@ public final class DirectoryAssetStore implements AssetStore {
      * Names of the store's own temporaries in the store directory: never assets; removed at start-up, but for an
      * incoming directory that may hold an acknowledged upload (see {@link #recover}).
      */
-    private static final List<String> TEMPORARY_PREFIXES = List.of(INCOMING, ".deleted-", ".health-");
+    private static final List<String> TEMPORARY_PREFIXES = List.of(INCOMING, ".deleted-", ".health-",
+            UploadSpool.PREFIX);
 
     /**
      * How the store makes a directory's entries durable (new files, renames into and out of it): fsync(2) on the
@@ -253,7 +254,7 @@ public final class DirectoryAssetStore implements AssetStore {
             Files.createDirectories(filesDir);
             List<SourceFile> ordered = ContentId.canonicalOrder(files);
             for (int i = 0; i < ordered.size(); i++) {
-                written.add(write(filesDir.resolve(Integer.toString(i)), ordered.get(i).bytes()));
+                written.add(place(filesDir.resolve(Integer.toString(i)), ordered.get(i)));
             }
             List<Path> dirs = new ArrayList<>(List.of(filesDir));
             if (!shared) {
@@ -971,6 +972,43 @@ public final class DirectoryAssetStore implements AssetStore {
     }
 
     /** A new file holding {@code bytes}, still open and not yet synced (see {@link #durably}). */
+    /**
+     * Puts a file of an upload at {@code target}: a file spooled on this file system is moved there (its bytes are
+     * neither copied nor read); any other is written. The channel returned is open for {@link #durably}'s sync.
+     */
+    private static FileChannel place(Path target, SourceFile file) throws IOException {
+        if (file.path() != null) {
+            try {
+                Files.move(file.path(), target, StandardCopyOption.ATOMIC_MOVE);
+                return FileChannel.open(target, StandardOpenOption.WRITE);
+            } catch (java.nio.file.NoSuchFileException | AtomicMoveNotSupportedException elsewhere) {
+                // staged before (and moved), or spooled on another file system: copied from its channel below
+            }
+        }
+        if (file.channel() == null) {
+            return write(target, file.bytes());
+        }
+        FileChannel ch = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        try {
+            for (long at = 0; at < file.size(); ) {
+                long n = file.channel().transferTo(at, file.size() - at, ch);
+                if (n <= 0) {
+                    throw new IOException(file.name() + " ended after " + at + " of " + file.size() + " bytes");
+                }
+                at += n;
+            }
+            return ch;
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public Path spoolDirectory() {
+        return root;
+    }
+
     private static FileChannel write(Path file, byte[] bytes) throws IOException {
         FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         try {

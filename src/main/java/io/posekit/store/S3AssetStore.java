@@ -345,12 +345,15 @@ public final class S3AssetStore implements AssetStore {
         try {
             // outside the id's lock: the keys are named by the content, so writing them twice writes the same bytes
             inParallel(mine.files().size(), "storing asset " + id, i -> {
-                byte[] bytes = mine.files().get(i).bytes();
+                SourceFile file = mine.files().get(i);
                 String key = fileKey(id, i);
-                Duration limit = transferTimeout(bytes.length);
-                s3.putObject(b -> b.bucket(bucket).key(key).contentLength((long) bytes.length)
+                Duration limit = transferTimeout(file.size());
+                // a file spooled to disk is sent from there, never read whole into memory
+                RequestBody body = file.channel() == null ? RequestBody.fromBytes(file.bytes())
+                        : RequestBody.fromContentProvider(file::open, file.size(), "application/octet-stream");
+                s3.putObject(b -> b.bucket(bucket).key(key).contentLength((long) file.size())
                         .contentType("application/octet-stream").overrideConfiguration(o -> o.apiCallTimeout(limit)),
-                        RequestBody.fromBytes(bytes));
+                        body);
             });
             putReference(ref);
             byte[] manifest = json.writeValueAsBytes(meta);

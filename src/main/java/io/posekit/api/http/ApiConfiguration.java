@@ -91,9 +91,10 @@ class ApiConfiguration {
         Router.Builder routes = new Router.Builder();
         List<ApiRoutes> sets = new ArrayList<>(routeSets.orderedStream().toList());
         sets.forEach(s -> s.register(routes));
+        PosekitProperties.Http http = properties.http();
         ApiServer.Edge edge = new ApiServer.Edge(access, new CorsPolicy(cors.config()), rates,
-                new UploadBudget(properties.http().maxUploadBytesInFlight().toBytes()), properties.http().writeTimeout(),
-                properties.http().requestTimeout());
+                new UploadBudget(http.uploadBytesInFlight(Runtime.getRuntime().maxMemory())), http.writeTimeout(),
+                http.requestTimeout(), http.swallowSize().toBytes());
         // a 304 only for an asset the caller's tenant holds: it must not tell that another tenant's exists
         ConditionalRequests conditional = new ConditionalRequests((e, id) -> repository.reference(e.caller().tenant(), id)
                 .isPresent() && store.find(id).isPresent() && store.corruption(id).isEmpty(), access.isOpen());
@@ -101,21 +102,22 @@ class ApiConfiguration {
     }
 
     /**
-     * The server's timeouts against slow and stalled clients: a deadline for a request's line and headers
-     * ({@link HeaderDeadline}) and Reactor Netty's read timeout (the longest pause in a body). The longest a whole
-     * body may take is checked by {@link ApiServer} as the body arrives (Reactor Netty's request timeout schedules a
-     * task per request, which its scheduler keeps for the whole timeout even once cancelled).
+     * The server's timeouts against slow and stalled clients: deadlines for a request's line and headers, for its
+     * whole body and for the rest of a refused body ({@link ConnectionDeadlines}), and Reactor Netty's read timeout
+     * (the longest pause in a body). Reactor Netty's own request timeout is not used: it schedules a task per request,
+     * which its scheduler keeps for the whole timeout even once cancelled.
      */
     @Bean
     NettyServerCustomizer edgeTimeouts(PosekitProperties properties) {
         PosekitProperties.Http http = properties.http();
-        HeaderDeadline headers = new HeaderDeadline(http.headerTimeout());
+        ConnectionDeadlines headers = new ConnectionDeadlines(http.headerTimeout(), http.requestTimeout(),
+                http.swallowTime());
         return server -> server
                 .readTimeout(http.readTimeout())
                 .doOnChannelInit((observer, channel, remote) -> {
                     // both for the connection's life: a handler added per request (Connection.addHandlerFirst) is
                     // removed when that request ends and comes back only after the next one is decoded
-                    channel.pipeline().addFirst("posekit.headerDeadline", headers.rawSide());
+                    channel.pipeline().addFirst("posekit.deadlines", headers.rawSide());
                     if (channel.pipeline().get(reactor.netty.NettyPipeline.HttpCodec) != null) {
                         channel.pipeline().addAfter(reactor.netty.NettyPipeline.HttpCodec, "posekit.requestSeen",
                                 headers.decodedSide());

@@ -62,15 +62,17 @@ public final class ApiServer {
      *
      * @param writeTimeout the longest a stream waits for demand before it gives up and the connection is closed
      * @param requestTimeout the longest a whole request body may take to arrive
+     * @param swallowBytes the most of a body left unread by its answer (a refusal) that the connection drains to
+     *     stay open; beyond it the answer says {@code Connection: close}
      */
     public record Edge(AccessPolicy access, CorsPolicy cors, RateLimits rates, UploadBudget uploads,
-            java.time.Duration writeTimeout, java.time.Duration requestTimeout) {
+            java.time.Duration writeTimeout, java.time.Duration requestTimeout, long swallowBytes) {
 
         /** No authentication, no CORS, no rate limits (tests of the server alone). */
         public static Edge open(long uploadBytesInFlight) {
             return new Edge(new AccessPolicy(true, null, List.of()), new CorsPolicy(null),
                     new RateLimits(t -> RateLimits.Rate.UNLIMITED), new UploadBudget(uploadBytesInFlight),
-                    java.time.Duration.ofSeconds(60), java.time.Duration.ofMinutes(10));
+                    java.time.Duration.ofSeconds(60), java.time.Duration.ofMinutes(10), 64 * 1024);
         }
     }
 
@@ -131,6 +133,12 @@ public final class ApiServer {
         String tenant = "-";
         RateLimits.Decision rate;
         long reservedBytes;
+        /** The body's declared length: 0 when none, -1 when chunked (unknown until its end). */
+        final long declared;
+        /** Body bytes received so far. */
+        long received;
+        /** Whether the body was read to its end (or there is none). */
+        boolean bodyRead;
 
         Call(HttpServerRequest request, long start) {
             this.request = request;
@@ -142,6 +150,15 @@ public final class ApiServer {
             this.method = request.method().name();
             this.headers = request.requestHeaders();
             this.id = requestId(headers.get(REQUEST_ID));
+            String encoding = headers.get(HttpHeaderNames.TRANSFER_ENCODING);
+            this.declared = encoding != null && encoding.toLowerCase(Locale.ROOT).contains("chunked") ? -1
+                    : contentLength(headers.get(HttpHeaderNames.CONTENT_LENGTH));
+            this.bodyRead = declared == 0;
+        }
+
+        /** Whether the answer leaves more of the body unread than the connection may drain to stay open. */
+        boolean leavesTooMuchUnread(long swallowBytes) {
+            return !bodyRead && (declared < 0 || declared - received > swallowBytes);
         }
 
         String client() {
@@ -247,12 +264,36 @@ public final class ApiServer {
                 }
                 route.precheck().check(exchange);
                 long declared = declaredLength(call.headers.get(HttpHeaderNames.CONTENT_LENGTH), route.maxBody());
-                if (!edge.uploads().fits(declared)) {
-                    throw uploadsBusy();
+                if (declared <= edge.uploads().max() && !edge.uploads().fits(declared)) {
+                    throw uploadsBusy(); // refused now, not once the body has come
                 }
             }
         } catch (RuntimeException e) {
             return send(call, response, route, problems.reply(e, call.path), e);
+        }
+        if (route.upload() != null) {
+            UploadSink sink;
+            try {
+                sink = route.upload().open(exchange);
+            } catch (RuntimeException e) {
+                return send(call, response, route, problems.reply(e, call.path), e);
+            }
+            return Mono.defer(() -> {
+                        reserve(call, sink.bufferBytes());
+                        return receive(call, route, sink);
+                    })
+                    .flatMap(files -> {
+                        // the parse reads the files whole: that is the memory an upload holds, reserved while it runs
+                        reserve(call, files.stream().mapToLong(io.posekit.asset.SourceFile::size).sum()
+                                - sink.bufferBytes());
+                        exchange.upload(files);
+                        return dispatch(call, exchange, response);
+                    })
+                    .onErrorResume(e -> Mono.from(send(call, response, route, problems.reply(e, call.path), e)))
+                    .doFinally(signal -> {
+                        sink.close();
+                        edge.uploads().release(call.reservedBytes);
+                    });
         }
         if (route.maxBody() > 0) {
             return readBody(call, route)
@@ -267,6 +308,54 @@ public final class ApiServer {
             return run(call, exchange, response);
         }
         return dispatchToWorker(call, exchange, response);
+    }
+
+    /** Reserves {@code bytes} of the upload budget for the call (released when its exchange ends), or a 503. */
+    private void reserve(Call call, long bytes) {
+        if (bytes > 0) {
+            if (call.reservedBytes + bytes > edge.uploads().max()) {
+                throw ApiException.tooLarge("the upload needs " + (call.reservedBytes + bytes) + " bytes of memory to"
+                        + " parse, more than the server holds for all uploads at once (posekit.http"
+                        + ".max-upload-bytes-in-flight: " + edge.uploads().max() + " bytes)");
+            }
+            if (!edge.uploads().reserve(bytes)) {
+                throw uploadsBusy();
+            }
+            call.reservedBytes += bytes;
+        } else if (bytes < 0) {
+            edge.uploads().release(-bytes);
+            call.reservedBytes += bytes;
+        }
+    }
+
+    /**
+     * Streams an upload's body into its sink as the pieces arrive, on the event loop (each piece written out before
+     * the next is read); a 413 as soon as it passes the route's limit, a 408 past the request timeout.
+     */
+    private Mono<List<io.posekit.asset.SourceFile>> receive(Call call, Route route, UploadSink sink) {
+        long deadline = System.nanoTime() + edge.requestTimeout().toNanos();
+        return call.request.receive()
+                .doOnNext(piece -> {
+                    checkDeadline(deadline);
+                    call.received += piece.readableBytes();
+                    if (call.received > route.maxBody()) {
+                        throw ApiException.tooLarge("the body exceeds " + route.maxBodyText());
+                    }
+                    sink.write(piece);
+                })
+                .then(Mono.fromCallable(() -> {
+                    call.bodyRead = true;
+                    return sink.finish();
+                }));
+    }
+
+    /** A 408 once {@code deadline} has passed: a body that keeps trickling escapes the read timeout, not this. */
+    private static void checkDeadline(long deadline) {
+        if (System.nanoTime() - deadline > 0) {
+            throw new ApiException(org.springframework.http.HttpStatus.REQUEST_TIMEOUT, "Request timeout",
+                    "the request body took longer than posekit.http.request-timeout to arrive")
+                    .withHeader("Connection", "close");
+        }
     }
 
     private static ApiException uploadsBusy() {
@@ -376,22 +465,24 @@ public final class ApiServer {
         long declared = declaredLength(call.headers.get(HttpHeaderNames.CONTENT_LENGTH), route.maxBody());
         long deadline = System.nanoTime() + edge.requestTimeout().toNanos();
         return call.request.receive()
-                .reduceWith(() -> new BodyBytes(route.maxBody(), route.maxBodyText(), declared, grown -> {
-                    if (!edge.uploads().reserve(grown)) {
-                        throw uploadsBusy();
-                    }
-                    call.reservedBytes += grown;
-                }), (bytes, piece) -> {
-                    // a body that keeps trickling escapes the read timeout (each piece resets it), not this
-                    if (System.nanoTime() - deadline > 0) {
-                        throw new ApiException(org.springframework.http.HttpStatus.REQUEST_TIMEOUT, "Request timeout",
-                                "the request body took longer than posekit.http.request-timeout to arrive")
-                                .withHeader("Connection", "close");
-                    }
+                .reduceWith(() -> new BodyBytes(route.maxBody(), route.maxBodyText(), declared,
+                        bytes -> reserve(call, bytes)), (bytes, piece) -> {
+                    checkDeadline(deadline);
+                    call.received += piece.readableBytes();
                     return bytes.add(piece);
                 })
                 .map(BodyBytes::bytes)
-                .defaultIfEmpty(new byte[0]);
+                .defaultIfEmpty(new byte[0])
+                .doOnNext(body -> call.bodyRead = true);
+    }
+
+    /** The Content-Length, 0 when absent or not a number (the codec refuses those). */
+    private static long contentLength(String header) {
+        try {
+            return header == null ? 0 : Math.max(0, Long.parseLong(header.strip()));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /** The Content-Length when it is a number within {@code max}, else 0 (the body then grows as it comes). */
@@ -415,7 +506,10 @@ public final class ApiServer {
         private byte[] bytes = new byte[0];
         private int size;
 
-        /** @param reserve called with the bytes each growth of the buffer adds, before it is allocated; may throw */
+        /**
+         * @param reserve called with the bytes a new buffer takes before it is allocated (may throw), and with minus
+         *     the old one's once it is dropped: while the body is copied both are alive, and both are counted
+         */
         BodyBytes(long max, String maxText, long expected, java.util.function.LongConsumer reserve) {
             this.max = max;
             this.maxText = maxText;
@@ -434,8 +528,10 @@ public final class ApiServer {
                     grown = expected;
                 }
                 int length = (int) Math.min(max, grown);
-                reserve.accept(length - bytes.length);
+                reserve.accept(length);
+                int old = bytes.length;
                 bytes = java.util.Arrays.copyOf(bytes, length);
+                reserve.accept(-old);
             }
             piece.readBytes(bytes, size, n);
             size += n;
@@ -459,6 +555,11 @@ public final class ApiServer {
             reply.header(HttpHeaderNames.CACHE_CONTROL, "no-store");
         }
         reply.header(REQUEST_ID, call.id);
+        if (call.leavesTooMuchUnread(edge.swallowBytes())) {
+            // a refusal (or a failure) before the body's end: draining the rest would read, perhaps for ever, what is
+            // thrown away; the connection closes after the answer (ConnectionDeadlines lingers so it is read whole)
+            reply.header(HttpHeaderNames.CONNECTION, "close");
+        }
         boolean head = "HEAD".equals(call.method);
         int status = reply.status();
         String type = reply.headers().get(HttpHeaderNames.CONTENT_TYPE);

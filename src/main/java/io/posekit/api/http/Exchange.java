@@ -26,6 +26,7 @@ public final class Exchange {
     private final Route route;
     private final String[] variables;
     private byte[] body;
+    private java.util.List<io.posekit.asset.SourceFile> upload;
     private Map<String, List<String>> query;
     private Caller caller = Caller.OPEN;
 
@@ -139,6 +140,21 @@ public final class Exchange {
 
     void body(byte[] bytes) {
         this.body = bytes;
+    }
+
+    /**
+     * The files of an upload, streamed to disk as they arrived (readable until the exchange ends); only for routes
+     * that take uploads ({@link Route#upload()}).
+     */
+    public java.util.List<io.posekit.asset.SourceFile> upload() {
+        if (upload == null) {
+            throw new IllegalStateException(route + " takes no upload");
+        }
+        return upload;
+    }
+
+    void upload(java.util.List<io.posekit.asset.SourceFile> files) {
+        this.upload = files;
     }
 
     private Map<String, List<String>> query() {

@@ -8,34 +8,86 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A {@code multipart/form-data} body (RFC 7578 over RFC 2046), split into its parts in one pass over bytes already in
- * memory.
+ * A streaming reader of {@code multipart/form-data} bodies (RFC 7578 over RFC 2046): the body is fed in pieces as it
+ * arrives ({@link #feed}), and each part's content is handed to a {@link Parts} listener as it is found, so nothing but
+ * a fixed buffer ({@link #BUFFER_BYTES}) is held whatever the size of the body.
  *
  * <p>Why posekit parses this itself: the container's parser scans the body a byte at a time and spools large parts to
- * temporary files, which cost more than parsing a typical model (BrainStem.glb, 3.2 MB: 16 ms of a 40 ms upload). Here
- * the delimiter {@code CRLF--boundary} is found by a Boyer–Moore–Horspool search, which looks at about one byte in
- * every {@code boundary length} of part content, and parts are copied once out of the body.
+ * temporary files of its own, which cost more than parsing a typical model (BrainStem.glb, 3.2 MB: 16 ms of a 40 ms
+ * upload); Netty's {@code HttpPostMultipartRequestDecoder} keeps a part in memory or in a file it names, where posekit
+ * writes into its store's spool. Here the delimiter {@code CRLF--boundary} is found by a Boyer–Moore–Horspool search,
+ * which looks at about one byte in every {@code boundary length} of part content, and each byte is copied once, into
+ * the buffer, before the listener writes it out. The body is read as if it began with CRLF, so a first delimiter at
+ * its very start and one after a preamble are the same case.
  *
  * <p>Accepted: a preamble before the first delimiter, transport padding (spaces, tabs) after a delimiter, part headers
- * in UTF-8 (as browsers send file names), {@code Content-Disposition} parameters quoted (with backslash escapes) or
- * bare, {@code filename*=UTF-8''…} (RFC 5987, preferred over {@code filename}), and anything after the close
- * delimiter (an epilogue). Other part headers are ignored.
+ * in UTF-8 (as browsers send file names), {@code Content-Disposition} parameters quoted (a backslash escapes a quote or
+ * a backslash; any other backslash is itself, as in a Windows path) or bare, {@code filename*=UTF-8''…} (RFC 5987,
+ * preferred over {@code filename}), and anything after the close delimiter (an epilogue). Other part headers are
+ * ignored.
  *
  * <p>Failure: {@link ApiException} 400 naming what is wrong (no first delimiter, a part without a header end or without
  * a closing delimiter, a part without {@code Content-Disposition: form-data; name=…}), 413 beyond {@code maxParts}
- * parts.
+ * parts. Not thread-safe: one body, fed in order.
  */
 public final class MultipartBody {
 
-    /** One part: its form field name, its file name ({@code null} for a plain field) and its content. */
-    record Part(String name, String filename, byte[] content) {
+    /** Receives the parts of a body as they are read. */
+    interface Parts {
+        /** A part begins: its form field name and file name ({@code null} for a plain field). */
+        void begin(String name, String filename);
+
+        /** The next bytes of the current part's content. */
+        void content(byte[] bytes, int offset, int length);
+
+        /** The current part ended. */
+        void end();
+    }
+
+    /** The headers of one part: its form field name and its file name ({@code null} for a plain field). */
+    record PartHeaders(String name, String filename) {
     }
 
     private static final byte CR = '\r';
     private static final byte LF = '\n';
     private static final int MAX_HEADER_BYTES = 16 * 1024;
+    private static final int MAX_PADDING = 1024;
+    /** Content is handed on in pieces of up to this many bytes. */
+    private static final int CONTENT_BYTES = 64 * 1024;
+    /** The memory one reader holds: its buffer. */
+    static final int BUFFER_BYTES = CONTENT_BYTES + MAX_HEADER_BYTES + 128;
 
-    private MultipartBody() {
+    private enum State { PREAMBLE, AFTER_DELIMITER, HEADERS, CONTENT, DONE }
+
+    private final byte[] delimiter;
+    private final int[] skip;
+    private final int maxParts;
+    private final Parts listener;
+    private final byte[] buffer = new byte[BUFFER_BYTES];
+    private int start;
+    private int end;
+    private State state = State.PREAMBLE;
+    private int parts;
+    private int padding;
+
+    /**
+     * @param boundary the boundary from the content type (see {@link #boundary})
+     * @param maxParts the most parts accepted
+     * @param listener receives the parts
+     */
+    MultipartBody(String boundary, int maxParts, Parts listener) {
+        byte[] dashBoundary = ("--" + boundary).getBytes(StandardCharsets.ISO_8859_1);
+        // the delimiter between parts; the body is read as if it began with CRLF, so the first one needs no special case
+        delimiter = new byte[dashBoundary.length + 2];
+        delimiter[0] = CR;
+        delimiter[1] = LF;
+        System.arraycopy(dashBoundary, 0, delimiter, 2, dashBoundary.length);
+        skip = skipTable(delimiter);
+        this.maxParts = maxParts;
+        this.listener = listener;
+        buffer[0] = CR;
+        buffer[1] = LF;
+        end = 2;
     }
 
     /**
@@ -52,66 +104,137 @@ public final class MultipartBody {
         return boundary;
     }
 
-    /**
-     * Splits {@code body} into its parts.
-     *
-     * @param body the whole request body
-     * @param boundary the boundary from the content type (see {@link #boundary})
-     * @param maxParts the most parts accepted
-     */
-    static List<Part> parse(byte[] body, String boundary, int maxParts) {
-        byte[] dashBoundary = ("--" + boundary).getBytes(StandardCharsets.ISO_8859_1);
-        // the delimiter between parts; the first one may come without the CRLF, at the very start of the body
-        byte[] delimiter = new byte[dashBoundary.length + 2];
-        delimiter[0] = CR;
-        delimiter[1] = LF;
-        System.arraycopy(dashBoundary, 0, delimiter, 2, dashBoundary.length);
-        int[] skip = skipTable(delimiter);
-
-        int at;
-        if (startsWith(body, 0, dashBoundary)) {
-            at = dashBoundary.length;
-        } else {
-            int found = indexOf(body, 0, delimiter, skip);
-            if (found < 0) {
-                throw malformed("the body does not contain the boundary given in the Content-Type");
-            }
-            at = found + delimiter.length;
+    /** Reads the next {@code length} bytes of the body. */
+    void feed(byte[] bytes, int offset, int length) {
+        while (length > 0) {
+            int n = Math.min(length, room());
+            System.arraycopy(bytes, offset, buffer, end, n);
+            end += n;
+            offset += n;
+            length -= n;
+            process();
         }
-        List<Part> parts = new ArrayList<>();
+    }
+
+    /** Reads the piece's readable bytes (consuming them). */
+    void feed(io.netty.buffer.ByteBuf piece) {
+        while (piece.isReadable()) {
+            int n = Math.min(piece.readableBytes(), room());
+            piece.readBytes(buffer, end, n);
+            end += n;
+            process();
+        }
+    }
+
+    /**
+     * The body ended.
+     *
+     * @throws ApiException 400 when it ended before its close delimiter
+     */
+    void finish() {
+        switch (state) {
+            case DONE -> { }
+            case PREAMBLE -> throw malformed("the body does not contain the boundary given in the Content-Type");
+            case HEADERS -> throw malformed("part " + (parts + 1) + " has no end of headers (CRLF CRLF)");
+            default -> throw malformed("part " + Math.max(1, parts) + " is not closed by a boundary (is the body"
+                    + " truncated?)");
+        }
+    }
+
+    /** Free space at the buffer's end, after moving what is left of it to its start. */
+    private int room() {
+        if (start > 0) {
+            System.arraycopy(buffer, start, buffer, 0, end - start);
+            end -= start;
+            start = 0;
+        }
+        return buffer.length - end;
+    }
+
+    /** Consumes what the buffer holds as far as it can be told apart; leaves what may be the start of a delimiter. */
+    private void process() {
         while (true) {
-            // after a delimiter: "--" closes the body, otherwise padding and CRLF open the next part
-            if (startsWith(body, at, new byte[] {'-', '-'})) {
-                return parts;
+            switch (state) {
+                case PREAMBLE -> {
+                    int found = indexOf(buffer, start, end, delimiter, skip);
+                    if (found < 0) {
+                        start = Math.max(start, end - delimiter.length + 1); // the preamble is dropped
+                        return;
+                    }
+                    start = found + delimiter.length;
+                    state = State.AFTER_DELIMITER;
+                }
+                case AFTER_DELIMITER -> {
+                    // "--" closes the body; otherwise transport padding and CRLF open the next part
+                    while (start < end && (buffer[start] == ' ' || buffer[start] == '\t')) {
+                        start++;
+                        if (++padding > MAX_PADDING) {
+                            throw malformed("a boundary line is not followed by CRLF or --");
+                        }
+                    }
+                    if (end - start < 2) {
+                        return;
+                    }
+                    if (padding == 0 && buffer[start] == '-' && buffer[start + 1] == '-') {
+                        state = State.DONE;
+                        continue;
+                    }
+                    if (buffer[start] != CR || buffer[start + 1] != LF) {
+                        throw malformed("a boundary line is not followed by CRLF or --");
+                    }
+                    start += 2;
+                    padding = 0;
+                    if (parts == maxParts) {
+                        throw ApiException.tooLarge("the multipart body has more than " + maxParts + " parts");
+                    }
+                    state = State.HEADERS;
+                }
+                case HEADERS -> {
+                    int limit = Math.min(end, start + MAX_HEADER_BYTES + 4);
+                    int headerEnd = indexOf(buffer, start, limit, new byte[] {CR, LF, CR, LF});
+                    if (headerEnd < 0) {
+                        if (limit - start >= MAX_HEADER_BYTES + 4) {
+                            throw malformed("part " + (parts + 1) + " has no end of headers (CRLF CRLF) within "
+                                    + MAX_HEADER_BYTES + " bytes");
+                        }
+                        return;
+                    }
+                    parts++;
+                    PartHeaders headers = headers(new String(buffer, start, headerEnd - start, StandardCharsets.UTF_8),
+                            parts);
+                    start = headerEnd + 4;
+                    listener.begin(headers.name(), headers.filename());
+                    state = State.CONTENT;
+                }
+                case CONTENT -> {
+                    int found = indexOf(buffer, start, end, delimiter, skip);
+                    if (found >= 0) {
+                        if (found > start) {
+                            listener.content(buffer, start, found - start);
+                        }
+                        listener.end();
+                        start = found + delimiter.length;
+                        state = State.AFTER_DELIMITER;
+                        continue;
+                    }
+                    // all but what may be the start of a delimiter split across pieces
+                    int safe = end - delimiter.length + 1;
+                    if (safe > start) {
+                        listener.content(buffer, start, safe - start);
+                        start = safe;
+                    }
+                    return;
+                }
+                case DONE -> {
+                    start = end; // the epilogue is dropped
+                    return;
+                }
             }
-            while (at < body.length && (body[at] == ' ' || body[at] == '\t')) {
-                at++;
-            }
-            if (at + 1 >= body.length || body[at] != CR || body[at + 1] != LF) {
-                throw malformed("a boundary line is not followed by CRLF or --");
-            }
-            at += 2;
-            if (parts.size() == maxParts) {
-                throw ApiException.tooLarge("the multipart body has more than " + maxParts + " parts");
-            }
-            int headerEnd = indexOf(body, at, Math.min(body.length, at + MAX_HEADER_BYTES + 4), new byte[] {CR, LF, CR, LF});
-            if (headerEnd < 0) {
-                throw malformed("part " + (parts.size() + 1) + " has no end of headers (CRLF CRLF) within "
-                        + MAX_HEADER_BYTES + " bytes");
-            }
-            Part headers = headers(new String(body, at, headerEnd - at, StandardCharsets.UTF_8), parts.size() + 1);
-            int contentStart = headerEnd + 4;
-            int contentEnd = indexOf(body, contentStart, delimiter, skip);
-            if (contentEnd < 0) {
-                throw malformed("part " + (parts.size() + 1) + " is not closed by a boundary (is the body truncated?)");
-            }
-            parts.add(new Part(headers.name(), headers.filename(), Arrays.copyOfRange(body, contentStart, contentEnd)));
-            at = contentEnd + delimiter.length;
         }
     }
 
     /** The name and file name from a part's header block (content left empty). */
-    private static Part headers(String block, int index) {
+    private static PartHeaders headers(String block, int index) {
         for (String line : block.split("\r\n")) {
             int colon = line.indexOf(':');
             if (colon > 0 && line.substring(0, colon).strip().equalsIgnoreCase("content-disposition")) {
@@ -125,7 +248,7 @@ public final class MultipartBody {
                 }
                 String extended = parameter(value, "filename*");
                 String filename = extended != null ? decodeExtended(extended) : parameter(value, "filename");
-                return new Part(name, filename, null);
+                return new PartHeaders(name, filename);
             }
         }
         throw malformed("part " + index + " has no Content-Disposition header");
@@ -160,8 +283,10 @@ public final class MultipartBody {
                 StringBuilder quoted = new StringBuilder();
                 int c = v + 1;
                 while (c < header.length() && header.charAt(c) != '"') {
-                    // a backslash escapes the next character (quoted-pair)
-                    if (header.charAt(c) == '\\' && c + 1 < header.length()) {
+                    // a backslash escapes a quote or a backslash (quoted-pair); before anything else it is itself, as in
+                    // the Windows paths some clients send as file names
+                    if (header.charAt(c) == '\\' && c + 1 < header.length()
+                            && (header.charAt(c + 1) == '"' || header.charAt(c + 1) == '\\')) {
                         c++;
                     }
                     quoted.append(header.charAt(c));
@@ -200,10 +325,6 @@ public final class MultipartBody {
         }
     }
 
-    private static boolean startsWith(byte[] body, int at, byte[] prefix) {
-        return body.length - at >= prefix.length && Arrays.equals(body, at, at + prefix.length, prefix, 0, prefix.length);
-    }
-
     /** Horspool's shift per byte value: how far the pattern may move when that byte is under its last position. */
     private static int[] skipTable(byte[] pattern) {
         int[] skip = new int[256];
@@ -214,12 +335,12 @@ public final class MultipartBody {
         return skip;
     }
 
-    /** First index ≥ {@code from} of {@code pattern} in {@code body}, or −1 (Boyer–Moore–Horspool). */
-    static int indexOf(byte[] body, int from, byte[] pattern, int[] skip) {
+    /** First index in {@code [from, to)} where {@code pattern} starts and fits, or −1 (Boyer–Moore–Horspool). */
+    static int indexOf(byte[] body, int from, int to, byte[] pattern, int[] skip) {
         int last = pattern.length - 1;
         byte lastByte = pattern[last];
         int i = from;
-        int end = body.length - pattern.length;
+        int end = to - pattern.length;
         while (i <= end) {
             byte b = body[i + last];
             if (b == lastByte && Arrays.equals(body, i, i + last, pattern, 0, last)) {

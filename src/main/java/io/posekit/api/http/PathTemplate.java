@@ -53,7 +53,7 @@ public record PathTemplate(String text, List<String> segments, List<String> vari
         for (int i = 0; i < parts.length; i++) {
             String literal = segments.get(i);
             if (literal == null) {
-                if (parts[i].isEmpty()) {
+                if (parts[i].isEmpty() || !plainSegment(parts[i])) {
                     return null;
                 }
                 values[v++] = parts[i];
@@ -62,6 +62,23 @@ public record PathTemplate(String text, List<String> segments, List<String> vari
             }
         }
         return values;
+    }
+
+    /**
+     * Whether a raw segment stays one segment once decoded: not a dot segment ({@code .}, {@code ..}, also
+     * percent-encoded) and no separator ({@code /} or {@code \}, also encoded) inside. A variable that is not plain
+     * matches nothing (404): a handler never sees a value that a later path resolution could climb with.
+     */
+    static boolean plainSegment(String raw) {
+        String s = raw;
+        if (raw.indexOf('%') >= 0) {
+            try {
+                s = Exchange.decode(raw, 0, raw.length(), false);
+            } catch (RuntimeException malformed) {
+                return true; // not a dot segment nor a separator: the handler's decoding answers it (400)
+            }
+        }
+        return !s.equals(".") && !s.equals("..") && s.indexOf('/') < 0 && s.indexOf('\\') < 0 && s.indexOf('\0') < 0;
     }
 
     @Override

@@ -25,11 +25,15 @@ import java.util.Set;
  *     operations on assets (health, the API's document), which the open paths decide
  * @param precheck runs after the caller is known and before a body is read: refuses what would fail anyway (a
  *     tenant's quota) without reading the body
+ * @param upload for a route whose body is an upload, what opens the sink the body is streamed into as it arrives
+ *     ({@link Exchange#upload()} then holds the files); {@code null} when the body is read whole into memory
+ *     ({@link Exchange#body()}, for the small JSON bodies)
  * @param handler makes the answer
  */
 public record Route(String method, PathTemplate template, List<String> queryParameters, Set<String> repeatable,
         List<String> consumes, List<String> produces, java.util.function.Predicate<Exchange> inline, long maxBody,
-        String maxBodyText, boolean immutable, Scope scope, Precheck precheck, Handler handler) {
+        String maxBodyText, boolean immutable, Scope scope, Precheck precheck, UploadSink.Opener upload,
+        Handler handler) {
 
     /** Handlers that never block and are cheap: they run on the event loop. */
     public static final java.util.function.Predicate<Exchange> EVENT_LOOP = e -> true;

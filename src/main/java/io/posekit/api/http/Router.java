@@ -163,6 +163,7 @@ public final class Router {
             private long maxBody;
             private String maxBodyText;
             private boolean immutable;
+            private UploadSink.Opener upload;
 
             private Spec(String method, String template) {
                 this.method = method;
@@ -197,6 +198,12 @@ public final class Router {
             public Spec consumes(long maxBody, String... types) {
                 this.consumes = List.of(types);
                 this.maxBody = maxBody;
+                return this;
+            }
+
+            /** Its body is an upload, streamed into the sink {@code opener} opens (see {@link Route#upload()}). */
+            public Spec upload(UploadSink.Opener opener) {
+                this.upload = opener;
                 return this;
             }
 
@@ -238,7 +245,7 @@ public final class Router {
                 }
                 routes.add(new Route(method, PathTemplate.of(template), query, repeatable, consumes, produces, inline,
                         maxBody, maxBodyText != null ? maxBodyText : "the limit of " + maxBody + " bytes", immutable,
-                        scope, precheck, handler));
+                        scope, precheck, upload, handler));
             }
         }
     }

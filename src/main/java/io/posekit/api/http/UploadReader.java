@@ -1,6 +1,9 @@
 package io.posekit.api.http;
 
+import io.netty.buffer.ByteBuf;
 import io.posekit.asset.SourceFile;
+import io.posekit.store.UploadSpool;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -9,9 +12,10 @@ import java.util.Set;
 import org.springframework.http.MediaType;
 
 /**
- * Reads the files of an upload request: the parts named {@code file} of a {@code multipart/form-data} body,
- * or a raw body whose media type (or {@code ?filename=}) tells what it is. Enforces the upload size limit
- * on the total of all files; the server has read the body within {@link #maxBody()}.
+ * Receives the files of an upload request as its body streams in ({@link UploadSink}): the parts named {@code file} of
+ * a {@code multipart/form-data} body, or a raw body whose media type (or {@code ?filename=}) tells what it is, each
+ * written to the upload's {@link UploadSpool} as it arrives. Enforces the upload size limit on the total of all files
+ * as they arrive; the server cuts the body at {@link #maxBody()}.
  */
 public final class UploadReader {
 
@@ -46,54 +50,34 @@ public final class UploadReader {
                 + " bytes for multipart boundaries and headers";
     }
 
-    public List<SourceFile> read(Exchange request) {
-        String contentType = request.header("Content-Type");
-        MediaType type;
+    /**
+     * Opens the sink an upload's body is streamed into: its files written to {@code spool} as they arrive.
+     *
+     * @param spool where the files go; the sink closes it
+     * @throws ApiException 415 when the media type does not say what the body is, 400 for a multipart type without a
+     *     boundary, 413 for a declared length over the limit (the spool is closed then)
+     */
+    public UploadSink open(Exchange request, UploadSpool spool) {
         try {
-            type = contentType == null ? null : MediaType.parseMediaType(contentType);
+            String contentType = request.header("Content-Type");
+            MediaType type;
+            try {
+                type = contentType == null ? null : MediaType.parseMediaType(contentType);
+            } catch (RuntimeException e) {
+                throw ApiException.unsupportedMediaType("Content-Type '" + contentType + "' is not a valid media type");
+            }
+            if (type != null && type.isCompatibleWith(MediaType.MULTIPART_FORM_DATA)) {
+                return new MultipartSink(MultipartBody.boundary(contentType), spool);
+            }
+            return new RawSink(rawName(request, contentType, type), spool);
         } catch (RuntimeException e) {
-            throw ApiException.unsupportedMediaType("Content-Type '" + contentType + "' is not a valid media type");
+            spool.close();
+            throw e;
         }
-        if (type != null && type.isCompatibleWith(MediaType.MULTIPART_FORM_DATA)) {
-            return readMultipart(request, contentType);
-        }
-        return List.of(readRaw(request, contentType, type));
     }
 
-    private List<SourceFile> readMultipart(Exchange request, String contentType) {
-        String boundary = MultipartBody.boundary(contentType);
-        // the files may use the whole limit; boundaries and part headers come on top of it
-        byte[] body = request.body();
-        List<MultipartBody.Part> all = MultipartBody.parse(body, boundary, MAX_PARTS);
-        List<MultipartBody.Part> parts = all.stream().filter(p -> p.name().equals("file")).toList();
-        if (parts.isEmpty()) {
-            Set<String> names = new java.util.TreeSet<>();
-            all.forEach(p -> names.add(p.name()));
-            throw ApiException.badRequest("No file", "the multipart body has no part named 'file'"
-                    + (names.isEmpty() ? "" : " (it has " + String.join(", ", names) + ")"));
-        }
-        List<SourceFile> files = new ArrayList<>(parts.size());
-        Set<String> seen = new HashSet<>();
-        long total = 0;
-        for (MultipartBody.Part part : parts) {
-            total += part.content().length;
-            if (total > maxBytes) {
-                throw ApiException.tooLarge("the uploaded files exceed the upload limit of " + maxBytes + " bytes");
-            }
-            String name = baseName(part.filename());
-            if (name.isEmpty()) {
-                throw ApiException.badRequest("File without a name",
-                        "a part named 'file' has no filename; the file name's extension tells posekit the format");
-            }
-            if (!seen.add(name)) {
-                throw ApiException.badRequest("Duplicate file name", "two uploaded files are named '" + name + "'");
-            }
-            files.add(new SourceFile(name, part.content()));
-        }
-        return files;
-    }
-
-    private SourceFile readRaw(Exchange request, String contentType, MediaType type) {
+    /** The name a raw body's file gets: from {@code ?filename=}, else from its media type. */
+    private String rawName(Exchange request, String contentType, MediaType type) {
         String filename = request.query("filename");
         String name;
         if (filename != null && !filename.isBlank()) {
@@ -110,19 +94,135 @@ public final class UploadReader {
             throw ApiException.unsupportedMediaType("form-urlencoded bodies cannot carry files;"
                     + " use multipart/form-data with parts named 'file'");
         }
+        if (name.isEmpty()) {
+            throw ApiException.badRequest("File without a name", "?filename= names no file");
+        }
         String length = request.header("Content-Length");
         if (length != null && Long.parseLong(length.strip()) > maxBytes) {
             throw ApiException.tooLarge("the body of " + length.strip() + " bytes exceeds the upload limit of " + maxBytes
                     + " bytes");
         }
-        byte[] bytes = request.body();
-        if (bytes.length > maxBytes) {
-            throw ApiException.tooLarge("the body exceeds the upload limit of " + maxBytes + " bytes");
+        return name;
+    }
+
+    /** A raw body: one file, written as it comes. */
+    private final class RawSink implements UploadSink {
+        private final UploadSpool spool;
+        private final UploadSpool.Writer file;
+
+        RawSink(String name, UploadSpool spool) {
+            this.spool = spool;
+            this.file = spool.create(name);
         }
-        if (bytes.length == 0) {
-            throw ApiException.badRequest("Empty body", "the request body is empty");
+
+        @Override
+        public int bufferBytes() {
+            return 0; // each piece is written from the network buffer it came in
         }
-        return new SourceFile(name, bytes);
+
+        @Override
+        public void write(ByteBuf piece) {
+            if (file.size() + piece.readableBytes() > maxBytes) {
+                throw ApiException.tooLarge("the body exceeds the upload limit of " + maxBytes + " bytes");
+            }
+            for (ByteBuffer b : piece.nioBuffers()) {
+                file.write(b);
+            }
+            piece.skipBytes(piece.readableBytes());
+        }
+
+        @Override
+        public List<SourceFile> finish() {
+            if (file.size() == 0) {
+                throw ApiException.badRequest("Empty body", "the request body is empty");
+            }
+            return List.of(file.finish());
+        }
+
+        @Override
+        public void close() {
+            spool.close();
+        }
+    }
+
+    /** A multipart body: the parts named {@code file} written as they come, other parts skipped. */
+    private final class MultipartSink implements UploadSink, MultipartBody.Parts {
+        private final UploadSpool spool;
+        private final MultipartBody body;
+        private final List<UploadSpool.Writer> files = new ArrayList<>();
+        private final Set<String> seen = new HashSet<>();
+        private final Set<String> others = new java.util.TreeSet<>();
+        private UploadSpool.Writer current;
+        private long total;
+        private ByteBuffer wrapper;
+
+        MultipartSink(String boundary, UploadSpool spool) {
+            this.spool = spool;
+            this.body = new MultipartBody(boundary, MAX_PARTS, this);
+        }
+
+        @Override
+        public int bufferBytes() {
+            return MultipartBody.BUFFER_BYTES;
+        }
+
+        @Override
+        public void write(ByteBuf piece) {
+            body.feed(piece);
+        }
+
+        @Override
+        public void begin(String name, String filename) {
+            if (!name.equals("file")) {
+                others.add(name);
+                current = null; // a plain field's content is skipped
+                return;
+            }
+            String base = baseName(filename);
+            if (base.isEmpty()) {
+                throw ApiException.badRequest("File without a name",
+                        "a part named 'file' has no filename; the file name's extension tells posekit the format");
+            }
+            if (!seen.add(base)) {
+                throw ApiException.badRequest("Duplicate file name", "two uploaded files are named '" + base + "'");
+            }
+            current = spool.create(base);
+            files.add(current);
+        }
+
+        @Override
+        public void content(byte[] bytes, int offset, int length) {
+            total += length;
+            if (total > maxBytes) {
+                throw current != null
+                        ? ApiException.tooLarge("the uploaded files exceed the upload limit of " + maxBytes + " bytes")
+                        : ApiException.tooLarge("the multipart body's fields exceed the upload limit of " + maxBytes
+                                + " bytes");
+            }
+            if (current != null) {
+                current.write(ByteBuffer.wrap(bytes, offset, length));
+            }
+        }
+
+        @Override
+        public void end() {
+            current = null;
+        }
+
+        @Override
+        public List<SourceFile> finish() {
+            body.finish();
+            if (files.isEmpty()) {
+                throw ApiException.badRequest("No file", "the multipart body has no part named 'file'"
+                        + (others.isEmpty() ? "" : " (it has " + String.join(", ", others) + ")"));
+            }
+            return files.stream().map(UploadSpool.Writer::finish).toList();
+        }
+
+        @Override
+        public void close() {
+            spool.close();
+        }
     }
 
     /** The last segment of a client-supplied file name, whatever its path separators. */

@@ -42,6 +42,7 @@ import org.springframework.test.context.DynamicPropertySource;
         "posekit.http.header-timeout=1500ms",
         "posekit.http.read-timeout=1500ms",
         "posekit.http.max-upload-bytes-in-flight=16MB",
+        "posekit.http.request-timeout=3s",
         "posekit.http.write-timeout=1500ms",
         "posekit.quota.tenants.capped.max-bytes=1MB"})
 class HostileClientsTest {
@@ -56,6 +57,9 @@ class HostileClientsTest {
 
     @Autowired
     ApiServer server;
+
+    @Autowired
+    io.posekit.store.AssetStore store;
 
     @DynamicPropertySource
     static void configure(DynamicPropertyRegistry registry) throws IOException {
@@ -118,7 +122,8 @@ class HostileClientsTest {
             feeder.interrupt();
             System.out.printf(Locale.ROOT, "slowloris: 408 and closed after %.2f s (header timeout 1.5 s)%n", seconds);
             assertThat(answer).startsWith("HTTP/1.1 408 Request Timeout");
-            assertThat(seconds).isLessThan(5);
+            // at the deadline, not up to half a timeout after it: the check runs every quarter of the shortest one
+            assertThat(seconds).isBetween(1.5, 2.0);
         }
         // an idle kept-alive connection is not a slow request: it is served when its request comes
         try (Socket s = socket()) {
@@ -203,6 +208,127 @@ class HostileClientsTest {
         }
     }
 
+    /**
+     * Bodies refused before they are read — no credentials (401), a length past the limit (413) — whose clients go on
+     * trickling them: each gets its answer whole, then its connection ends within the swallow time (the server shuts
+     * its side and discards what still comes for at most 1 s), whatever the number of them.
+     */
+    @Test
+    void refusedBodiesThatTrickleOnAreAnsweredAndClosedWithinTwoSeconds() throws Exception {
+        int clients = 50;
+        ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+        try {
+            List<Future<double[]>> trickles = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                boolean anonymous = i % 2 == 0;
+                trickles.add(threads.submit(() -> {
+                    try (Socket s = socket()) {
+                        OutputStream out = s.getOutputStream();
+                        out.write(("POST /api/v1/assets?filename=a.glb HTTP/1.1\r\nHost: localhost\r\n"
+                                + (anonymous ? "" : "Authorization: Bearer " + CALM + "\r\n")
+                                + "Content-Type: application/octet-stream\r\nContent-Length: 10000000000\r\n\r\nglTF")
+                                .getBytes(StandardCharsets.US_ASCII));
+                        out.flush();
+                        InputStream in = s.getInputStream();
+                        byte[] head = in.readNBytes(12);
+                        long answered = System.nanoTime();
+                        Thread feeder = Thread.ofVirtual().start(() -> {
+                            try {
+                                for (int k = 0; k < 100; k++) {
+                                    out.write('x');
+                                    out.flush();
+                                    Thread.sleep(200);
+                                }
+                            } catch (IOException | InterruptedException closed) {
+                                // the server ended it: what this test waits for
+                            }
+                        });
+                        String rest = readUntilClosed(s);
+                        feeder.interrupt();
+                        String status = new String(head, StandardCharsets.US_ASCII);
+                        assertThat(status).isEqualTo(anonymous ? "HTTP/1.1 401" : "HTTP/1.1 413");
+                        assertThat(rest).contains("connection: close").doesNotContain("<still open>");
+                        return new double[] {(System.nanoTime() - answered) / 1e9};
+                    }
+                }));
+            }
+            double worst = 0;
+            for (Future<double[]> t : trickles) {
+                worst = Math.max(worst, t.get(30, TimeUnit.SECONDS)[0]);
+            }
+            System.out.printf(Locale.ROOT, "%d refused bodies trickled on: every connection closed at most %.2f s after"
+                    + " its answer%n", clients, worst);
+            assertThat(worst).isLessThan(2.0);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /** A body sent a byte at a time, each within the read timeout, is cut at the request timeout all the same. */
+    @Test
+    void aBodyThatTricklesWithinTheReadTimeoutIsCutAtTheRequestTimeout() throws Exception {
+        try (Socket s = socket()) {
+            OutputStream out = s.getOutputStream();
+            long start = System.nanoTime();
+            out.write(("POST /api/v1/assets?filename=a.glb HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+                    + CALM + "\r\nContent-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            Thread feeder = Thread.ofVirtual().start(() -> {
+                try {
+                    for (int k = 0; k < 100; k++) {
+                        out.write('x');
+                        out.flush();
+                        Thread.sleep(500); // a third of the read timeout
+                    }
+                } catch (IOException | InterruptedException closed) {
+                    // the server ended it
+                }
+            });
+            String answer = readUntilClosed(s);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            feeder.interrupt();
+            System.out.printf(Locale.ROOT, "body trickled every 0.5 s: %s after %.2f s (request timeout 3 s)%n",
+                    answer.lines().findFirst().orElse("nothing"), seconds);
+            assertThat(answer).startsWith("HTTP/1.1 408");
+            assertThat(seconds).isBetween(3.0, 3.5);
+        }
+        awaitNothingHeld();
+        awaitNothingSpooled();
+    }
+
+    /**
+     * Paths that try to climb or smuggle a separator through a variable (dot segments, encoded slashes and
+     * backslashes, NULs, bad escapes), on both servers (the API's and WebFlux's: Actuator, static files, the docs):
+     * a 4xx every time, never a 5xx.
+     */
+    @Test
+    void encodedPathsNeverMakeAServerError() throws Exception {
+        List<String> prefixes = List.of("/actuator/health/", "/actuator/health/liveness/", "/api/v1/assets/",
+                "/api/v1/assets/" + "a".repeat(64) + "/skins/", "/actuator/", "/v3/api-docs/", "/", "/webjars/");
+        List<String> segments = List.of("..", ".", "%2e%2e", "%2E%2e", ".%2e", "%2e", "..%2f..%2fapi%2fv1%2fassets",
+                "%2e%2e%2fprometheus", "..%5c..%5cetc", "%00", "a%00b", "%zz", "%", "..;", "%2f", "%5c", "a%2fb",
+                "%c0%ae%c0%ae", "%252e%252e", "..%2f", "x/..%2f..", "%2e%2e/prometheus");
+        java.util.Map<Integer, Integer> statuses = new java.util.TreeMap<>();
+        List<String> failures = new ArrayList<>();
+        for (String prefix : prefixes) {
+            for (String segment : segments) {
+                String path = prefix + segment;
+                try (Socket s = socket()) {
+                    s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n"
+                            + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                    String answer = readUntilClosed(s);
+                    int status = answer.startsWith("HTTP/1.1 ") ? Integer.parseInt(answer.substring(9, 12)) : 0;
+                    statuses.merge(status, 1, Integer::sum);
+                    if (status >= 500 || status == 0) {
+                        failures.add(path + " -> " + answer.lines().findFirst().orElse("no answer"));
+                    }
+                }
+            }
+        }
+        System.out.printf(Locale.ROOT, "%d encoded paths: statuses %s%n", prefixes.size() * segments.size(), statuses);
+        assertThat(failures).isEmpty();
+    }
+
     @Test
     void anUploadPastTheTenantsQuotaIsRefusedBeforeItsBodyIsSent() throws Exception {
         new PosekitClient(port).as(CAPPED).get("/api/v1/assets"); // the tenant's usage is known from here on
@@ -235,7 +361,8 @@ class HostileClientsTest {
                 s.setSoTimeout(30_000);
                 sockets.add(s);
                 floods.add(threads.submit(() -> {
-                    // each declares 256 KB, sends 128 KB and stalls: 250 MB announced, 16 MB allowed in flight
+                    // each declares 256 KB, sends 128 KB and stalls: 250 MB announced, streamed to disk as they
+                    // come, nothing of them held in memory
                     OutputStream out = s.getOutputStream();
                     out.write(("POST /api/v1/assets?filename=a.glb HTTP/1.1\r\nHost: localhost\r\nAuthorization: "
                             + "Bearer " + FLOOD + "\r\nContent-Type: application/octet-stream\r\nContent-Length: "
@@ -269,10 +396,10 @@ class HostileClientsTest {
                     + "retained %+.1f MB, the calm tenant's GET %.1f ms on average (%d/20 served)%n", answers,
                     peakHeld.get() / 1048576.0, (heapDuring - heapBefore) / 1048576.0, calmMs, served);
             assertThat(served).isEqualTo(20);
-            assertThat(peakHeld.get()).isLessThanOrEqualTo(16L << 20);
-            assertThat(answers.keySet()).allMatch(a -> a.equals("HTTP/1.1 503") || a.equals("HTTP/1.1 408")
-                    || a.equals("HTTP/1.1 413"));
-            assertThat(answers.get("HTTP/1.1 503").get()).isGreaterThan(clients / 2);
+            assertThat(peakHeld.get()).isZero();
+            // every one of them stalls past the read timeout: cut off, whatever the number
+            assertThat(answers.keySet()).containsExactly("HTTP/1.1 408");
+            assertThat(answers.get("HTTP/1.1 408").get()).isEqualTo(clients);
         } finally {
             for (Socket s : sockets) {
                 s.close();
@@ -280,6 +407,23 @@ class HostileClientsTest {
             threads.shutdownNow();
         }
         awaitNothingHeld();
+        awaitNothingSpooled();
+    }
+
+    /** What the stalled uploads wrote to disk is removed when their exchanges end. */
+    private void awaitNothingSpooled() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (spooled() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(spooled()).isZero();
+    }
+
+    private long spooled() throws IOException {
+        try (var entries = Files.list(store.spoolDirectory())) {
+            return entries.filter(p -> p.getFileName().toString().startsWith(io.posekit.store.UploadSpool.PREFIX))
+                    .count();
+        }
     }
 
     /** The bytes a request reserved are released when its connection has closed, on the server's side of it. */

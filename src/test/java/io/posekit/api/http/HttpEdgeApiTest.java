@@ -197,6 +197,10 @@ class HttpEdgeApiTest {
         assertThat(client.exchange("OPTIONS", asset, null, "Origin", "https://app.example.com",
                 "Access-Control-Request-Method", "GET", "Access-Control-Request-Headers", "x-secret").status())
                 .isEqualTo(403);
+        // an allowed header beside one that is not: not half granted, refused
+        assertThat(client.exchange("OPTIONS", asset, null, "Origin", "https://app.example.com",
+                "Access-Control-Request-Method", "GET", "Access-Control-Request-Headers", "authorization, x-secret")
+                .status()).isEqualTo(403);
         PosekitClient.Response actual = client.exchange("GET", asset + "/skins/0/matrices?clip=0&time=0.5", null,
                 "Origin", "https://app.example.com");
         assertThat(actual.status()).isEqualTo(200);

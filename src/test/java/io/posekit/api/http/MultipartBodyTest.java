@@ -10,9 +10,54 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The streaming multipart reader: every body is fed in pieces of random sizes (one byte to a whole body), so a
+ * delimiter, a header block or CRLF split across pieces is read as when it arrives whole.
+ */
 class MultipartBodyTest {
 
     private static final String B = "----posekitBoundary7MA4YWxkTrZu0gW";
+    private static final SplittableRandom PIECES = new SplittableRandom(5);
+
+    /** A part as the reader handed it on. */
+    record Part(String name, String filename, byte[] content) {
+    }
+
+    /** Reads {@code body} fed in random pieces, collecting its parts. */
+    static List<Part> parse(byte[] body, String boundary, int maxParts) {
+        List<Part> parts = new ArrayList<>();
+        ByteArrayOutputStream[] content = new ByteArrayOutputStream[1];
+        String[][] headers = new String[1][];
+        MultipartBody reader = new MultipartBody(boundary, maxParts, new MultipartBody.Parts() {
+            @Override
+            public void begin(String name, String filename) {
+                headers[0] = new String[] {name, filename};
+                content[0] = new ByteArrayOutputStream();
+            }
+
+            @Override
+            public void content(byte[] bytes, int offset, int length) {
+                content[0].write(bytes, offset, length);
+            }
+
+            @Override
+            public void end() {
+                parts.add(new Part(headers[0][0], headers[0][1], content[0].toByteArray()));
+            }
+        });
+        int maxPiece = 1 + PIECES.nextInt(Math.max(1, body.length));
+        for (int at = 0; at < body.length; ) {
+            int n = Math.min(body.length - at, 1 + PIECES.nextInt(maxPiece));
+            if (PIECES.nextBoolean()) {
+                reader.feed(body, at, n);
+            } else {
+                reader.feed(io.netty.buffer.Unpooled.wrappedBuffer(body, at, n));
+            }
+            at += n;
+        }
+        reader.finish();
+        return parts;
+    }
 
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
@@ -47,7 +92,7 @@ class MultipartBodyTest {
                 new byte[0],
                 bytes("\r\n--" + B + "\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhello\r\n--" + B
                         + "--\r\nepilogue"));
-        List<MultipartBody.Part> parts = MultipartBody.parse(body, B, 10);
+        List<Part> parts = parse(body, B, 10);
         assertThat(parts).hasSize(3);
         assertThat(parts.get(0).name()).isEqualTo("file");
         assertThat(parts.get(0).filename()).isEqualTo("we\"ird.glb");
@@ -58,9 +103,20 @@ class MultipartBodyTest {
         assertThat(parts.get(2).filename()).isNull();
         assertThat(new String(parts.get(2).content(), StandardCharsets.UTF_8)).isEqualTo("hello");
         // the body may start with the boundary itself
-        List<MultipartBody.Part> first = MultipartBody.parse(bytes("--" + B
+        List<Part> first = parse(bytes("--" + B
                 + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.glb\"\r\n\r\nxyz\r\n--" + B + "--"), B, 10);
         assertThat(first).singleElement().satisfies(p -> assertThat(p.content()).isEqualTo(bytes("xyz")));
+    }
+
+    /** A backslash escapes only a quote or a backslash: a Windows path keeps its separators, and loses its folders. */
+    @Test
+    void windowsPathsInFileNamesKeepTheirSeparatorsAndLoseTheirFolders() {
+        String header = "form-data; name=\"file\"; filename=\"..\\..\\..\\evil2.gltf\"";
+        assertThat(MultipartBody.parameter(header, "filename")).isEqualTo("..\\..\\..\\evil2.gltf");
+        assertThat(UploadReader.baseName(MultipartBody.parameter(header, "filename"))).isEqualTo("evil2.gltf");
+        assertThat(MultipartBody.parameter("form-data; filename=\"a\\\\b\\\"c.glb\"", "filename"))
+                .isEqualTo("a\\b\"c.glb");
+        assertThat(UploadReader.baseName("C:\\Users\\me/models\\fox.glb")).isEqualTo("fox.glb");
     }
 
     @Test
@@ -76,27 +132,30 @@ class MultipartBodyTest {
     @Test
     void malformedBodiesNameTheirFault() {
         String head = "--" + B + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.glb\"\r\n\r\n";
-        assertThat(problem(() -> MultipartBody.parse(bytes("no boundary here"), B, 10)).getMessage())
+        assertThat(problem(() -> parse(bytes("no boundary here"), B, 10)).getMessage())
                 .contains("the body does not contain the boundary given in the Content-Type");
-        assertThat(problem(() -> MultipartBody.parse(bytes(head + "cut short"), B, 10)).getMessage())
+        assertThat(problem(() -> parse(bytes(head + "cut short"), B, 10)).getMessage())
                 .contains("part 1 is not closed by a boundary (is the body truncated?)");
-        assertThat(problem(() -> MultipartBody.parse(bytes("--" + B + "\r\nContent-Disposition: form-data; name=x"), B,
-                10)).getMessage()).contains("part 1 has no end of headers (CRLF CRLF) within 16384 bytes");
-        assertThat(problem(() -> MultipartBody.parse(bytes("--" + B + "\r\nContent-Type: text/plain\r\n\r\nx\r\n--" + B
+        assertThat(problem(() -> parse(bytes("--" + B + "\r\nContent-Disposition: form-data; name=x"), B,
+                10)).getMessage()).contains("part 1 has no end of headers (CRLF CRLF)");
+        assertThat(problem(() -> parse(bytes("--" + B + "\r\nContent-Disposition: form-data; name=x\r\nX: "
+                + "y".repeat(20_000) + "\r\n\r\n"), B, 10)).getMessage())
+                .contains("part 1 has no end of headers (CRLF CRLF) within 16384 bytes");
+        assertThat(problem(() -> parse(bytes("--" + B + "\r\nContent-Type: text/plain\r\n\r\nx\r\n--" + B
                 + "--"), B, 10)).getMessage()).contains("part 1 has no Content-Disposition header");
-        assertThat(problem(() -> MultipartBody.parse(bytes("--" + B + "\r\nContent-Disposition: attachment\r\n\r\nx\r\n--"
+        assertThat(problem(() -> parse(bytes("--" + B + "\r\nContent-Disposition: attachment\r\n\r\nx\r\n--"
                 + B + "--"), B, 10)).getMessage()).contains("part 1 is not a form-data part with a name");
-        assertThat(problem(() -> MultipartBody.parse(bytes("--" + B + "junk\r\n"), B, 10)).getMessage())
+        assertThat(problem(() -> parse(bytes("--" + B + "junk\r\n"), B, 10)).getMessage())
                 .contains("a boundary line is not followed by CRLF or --");
         StringBuilder many = new StringBuilder();
         for (int i = 0; i < 4; i++) {
             many.append("--").append(B).append("\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\nx\r\n");
         }
         many.append("--").append(B).append("--");
-        ApiException tooMany = problem(() -> MultipartBody.parse(bytes(many.toString()), B, 3));
+        ApiException tooMany = problem(() -> parse(bytes(many.toString()), B, 3));
         assertThat(tooMany.getMessage()).contains("the multipart body has more than 3 parts");
-        assertThat(MultipartBody.parse(bytes(many.toString()), B, 4)).hasSize(4);
-        assertThat(problem(() -> MultipartBody.parse(bytes(head.replace("filename=\"a.glb\"", "filename*=latin1''a.glb")
+        assertThat(parse(bytes(many.toString()), B, 4)).hasSize(4);
+        assertThat(problem(() -> parse(bytes(head.replace("filename=\"a.glb\"", "filename*=latin1''a.glb")
                 + "x\r\n--" + B + "--"), B, 10)).getMessage()).contains("filename* in charset latin1 (only UTF-8 is read)");
     }
 
@@ -122,7 +181,7 @@ class MultipartBodyTest {
                 body.writeBytes(c);
             }
             body.writeBytes(bytes("\r\n--" + boundary + "--\r\n"));
-            List<MultipartBody.Part> parts = MultipartBody.parse(body.toByteArray(), boundary, 10);
+            List<Part> parts = parse(body.toByteArray(), boundary, 10);
             assertThat(parts).hasSize(n);
             for (int i = 0; i < n; i++) {
                 assertThat(parts.get(i).filename()).isEqualTo("f" + i + ".bin");
@@ -157,8 +216,8 @@ class MultipartBodyTest {
                     break;
                 }
             }
-            assertThat(MultipartBody.indexOf(hay, from, needle, skip)).isEqualTo(expected);
+            assertThat(MultipartBody.indexOf(hay, from, hay.length, needle, skip)).isEqualTo(expected);
         }
-        assertThatThrownBy(() -> MultipartBody.parse(new byte[0], B, 1)).isInstanceOf(ApiException.class);
+        assertThatThrownBy(() -> parse(new byte[0], B, 1)).isInstanceOf(ApiException.class);
     }
 }

@@ -1,0 +1,138 @@
+package io.posekit.store;
+
+import io.posekit.asset.SourceFile;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * One upload's files written to disk as their bytes arrive, before the repository stages them: a directory of its own
+ * ({@code .spool-<uuid>}, under {@link AssetStore#spoolDirectory()}, which a store on a file system sets to its own so
+ * that staging only renames), one file per uploaded file, each hashed (SHA-256) as it is written. Nothing of a body is
+ * held in memory but the piece being written. The files become {@link SourceFile#onDisk} files read through the
+ * channels they were written with, which stay open (and readable after a store has moved the file into place) until
+ * {@link #close()}, which also removes what is left of the directory. Not thread-safe: one upload's bytes arrive in
+ * order on one thread.
+ */
+public final class UploadSpool implements AutoCloseable {
+
+    /** The name prefix of spool directories, which a store removes at start-up as a crash's leftovers. */
+    public static final String PREFIX = ".spool-";
+
+    private final Path dir;
+    private final List<FileChannel> channels = new ArrayList<>();
+    private boolean created;
+    private boolean closed;
+
+    /** A spool that will write its files to a new directory in {@code parent} (created with the first file). */
+    public UploadSpool(Path parent) {
+        this.dir = parent.resolve(PREFIX + UUID.randomUUID());
+    }
+
+    /** Where this spool writes. */
+    public Path directory() {
+        return dir;
+    }
+
+    /**
+     * Starts the next file.
+     *
+     * @param name the file's name in the upload
+     * @throws StoreUnavailableException when the file cannot be created
+     */
+    public Writer create(String name) {
+        if (closed) {
+            throw new IllegalStateException("the spool is closed");
+        }
+        try {
+            if (!created) {
+                Files.createDirectories(dir);
+                created = true;
+            }
+            Path path = dir.resolve(Integer.toString(channels.size()));
+            FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+            channels.add(channel);
+            return new Writer(name, path, channel);
+        } catch (IOException e) {
+            throw new StoreUnavailableException("cannot write an upload to " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** One file being written: its bytes in order, then {@link #finish()}. */
+    public static final class Writer {
+        private final String name;
+        private final Path path;
+        private final FileChannel channel;
+        private final MessageDigest sha = ContentId.newDigest();
+        private long size;
+
+        private Writer(String name, Path path, FileChannel channel) {
+            this.name = name;
+            this.path = path;
+            this.channel = channel;
+        }
+
+        /** The bytes written so far. */
+        public long size() {
+            return size;
+        }
+
+        /**
+         * Appends the buffer's remaining bytes (consuming them).
+         *
+         * @throws StoreUnavailableException when the disk refuses them (full, unmounted)
+         */
+        public void write(ByteBuffer piece) {
+            ByteBuffer hashed = piece.duplicate();
+            try {
+                while (piece.hasRemaining()) {
+                    size += channel.write(piece);
+                }
+            } catch (IOException e) {
+                throw new StoreUnavailableException("cannot write an upload to " + path + ": " + e.getMessage(), e);
+            }
+            sha.update(hashed);
+        }
+
+        /** The file, read through the channel it was written with (open until the spool is closed). */
+        public SourceFile finish() {
+            return SourceFile.onDisk(name, channel, Math.toIntExact(size), HexFormat.of().formatHex(sha.digest()),
+                    path);
+        }
+    }
+
+    /** Closes every file and removes what remains of the directory (files a store moved away are not touched). */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (FileChannel channel : channels) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // closing a read channel fails only when the file system is gone; the directory removal reports that
+            }
+        }
+        if (created) {
+            try (var entries = Files.list(dir)) {
+                for (Path p : entries.toList()) {
+                    Files.deleteIfExists(p);
+                }
+                Files.deleteIfExists(dir);
+            } catch (IOException e) {
+                org.slf4j.LoggerFactory.getLogger(UploadSpool.class).warn("could not remove {}: {}", dir, e.toString());
+            }
+        }
+    }
+}
