@@ -66,7 +66,12 @@ class DurabilityIT {
     /** Acknowledged uploads a round needs before its kill may come. */
     private static final int MIN_ACKS = 20;
     private static final long SEED = 7;
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * C1 only: start-up dominates this test and the machines running it may have two cores; no start-up warm-up: its
+     * upload and delete would be one more writer in the store this test audits.
+     */
+    private static final List<String> DURABILITY_OPTIONS = List.of("-Xmx1g", "-XX:TieredStopAtLevel=1",
+            "--add-modules", "jdk.incubator.vector");
     private static final Path LOGS = Path.of("target", "durability-it");
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final float HALF_BEND = (float) Math.sin(Math.PI / 8); // Tip's rotation at t=0.5: 22.5° about z
@@ -75,7 +80,7 @@ class DurabilityIT {
     static Path store;
 
     /** The service process currently running, if any; killed whatever happens to the test. */
-    private static volatile Service service;
+    private static volatile ServiceProcess service;
 
     /** One generated upload: what the service must answer and store for it. */
     record Upload(long n, String id, String name, long sizeBytes, int vertices, Map<String, Long> files) {
@@ -99,7 +104,7 @@ class DurabilityIT {
 
     @AfterAll
     static void killTheService() {
-        Service running = service;
+        ServiceProcess running = service;
         if (running != null) {
             running.killHard();
         }
@@ -118,7 +123,7 @@ class DurabilityIT {
         int partialsAtKill = 0;
         AtomicLong uploadNumbers = new AtomicLong();
 
-        service = Service.start(jar, store, LOGS.resolve("service-0.log"));
+        service = ServiceProcess.start(jar, store, LOGS.resolve("service-0.log"), DURABILITY_OPTIONS);
         for (int round = 1; round <= ROUNDS; round++) {
             Storm storm = storm(service, random, uploadNumbers, sent);
             assertThat(storm.failures()).as("unexpected answers during the uploads").isEmpty();
@@ -128,7 +133,7 @@ class DurabilityIT {
             ackedSoFar.putAll(storm.acked());
             partialsAtKill += (int) storm.storeAtKill().stream().filter(e -> e.startsWith(".incoming-")).count();
 
-            service = Service.start(jar, store, LOGS.resolve("service-" + round + ".log"));
+            service = ServiceProcess.start(jar, store, LOGS.resolve("service-" + round + ".log"), DURABILITY_OPTIONS);
             List<String> present = verify(service, ackedSoFar, sent, described);
             described.addAll(present);
             Set<String> cutOffButStored = new TreeSet<>(present);
@@ -156,7 +161,7 @@ class DurabilityIT {
      * Uploads from {@value #THREADS} threads until the kill: at least {@value #MIN_ACKS} acknowledgements, then a
      * random 0 to 1.5 s, then the first moment an incoming write shows in the store directory (or 2 s more).
      */
-    private static Storm storm(Service target, Random random, AtomicLong uploadNumbers, Map<String, Upload> sent)
+    private static Storm storm(ServiceProcess target, Random random, AtomicLong uploadNumbers, Map<String, Upload> sent)
             throws Exception {
         long start = System.nanoTime();
         Map<String, Upload> acked = new ConcurrentHashMap<>();
@@ -308,7 +313,7 @@ class DurabilityIT {
      * is not an intact upload, nothing else in the store directory; describes and samples every listed asset not
      * in {@code describedBefore}. Returns the listed ids.
      */
-    private static List<String> verify(Service restarted, Map<String, Upload> acked, Map<String, Upload> sent,
+    private static List<String> verify(ServiceProcess restarted, Map<String, Upload> acked, Map<String, Upload> sent,
             Set<String> describedBefore) throws IOException {
         PosekitClient client = new PosekitClient(restarted.port);
         List<JsonNode> items = new ArrayList<>();
@@ -411,99 +416,5 @@ class DurabilityIT {
     /** A store entry's name without the random part of a temporary's. */
     private static String mask(String name) {
         return name.replaceAll("^(\\.[a-z]+-).*", "$1*");
-    }
-
-    // ------------------------------------------------------------------------------------------ the process
-
-    /** The packaged service running in a process of its own. */
-    static final class Service {
-
-        final Process process;
-        final int port;
-        final Path log;
-        /** From the process start to its first ready answer. */
-        long readyMillis;
-
-        private Service(Process process, int port, Path log) {
-            this.process = process;
-            this.port = port;
-            this.log = log;
-        }
-
-        /** Starts {@code java -jar jar} on a free port and {@code storeDir}; returns once it is ready. */
-        static Service start(Path jar, Path storeDir, Path log) throws Exception {
-            String java = ProcessHandle.current().info().command()
-                    .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            int port = freePort();
-            // C1 only: start-up dominates this test and the machines running it may have two cores
-            Process process = new ProcessBuilder(java, "-Xmx1g", "-XX:TieredStopAtLevel=1", "--add-modules",
-                    "jdk.incubator.vector", "-jar", jar.toString(),
-                    "--server.port=" + port, "--posekit.store.dir=" + storeDir.toAbsolutePath(),
-                    // no start-up warm-up: its upload and delete would be one more writer in the store this test audits
-                    "--posekit.warm-up.duration=0")
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
-            Service started = new Service(process, port, log);
-            try {
-                started.awaitReady();
-            } catch (Throwable e) {
-                started.killHard();
-                throw e;
-            }
-            return started;
-        }
-
-        private void awaitReady() throws Exception {
-            long start = process.info().startInstant().map(i -> i.toEpochMilli()).orElse(System.currentTimeMillis());
-            long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-            try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build()) {
-                HttpRequest ready = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/health/readiness"))
-                        .timeout(Duration.ofSeconds(5)).GET().build();
-                while (System.nanoTime() < deadline) {
-                    assertThat(process.isAlive()).as("the service is running; its log %s:%n%s", log, tail()).isTrue();
-                    try {
-                        if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                            readyMillis = System.currentTimeMillis() - start;
-                            return;
-                        }
-                    } catch (IOException notYet) {
-                        // not listening yet
-                    }
-                    Thread.sleep(50);
-                }
-            }
-            throw new AssertionError("the service was not ready within " + READY_TIMEOUT + "; its log " + log + ":\n" + tail());
-        }
-
-        /** SIGKILL (what {@link Process#destroyForcibly()} sends on Linux and macOS); returns the exit code. */
-        int killHard() {
-            process.destroyForcibly();
-            try {
-                if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                    throw new AssertionError("the service process " + process.pid() + " outlived SIGKILL");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted while killing the service", e);
-            }
-            return process.exitValue();
-        }
-
-        private String tail() {
-            try {
-                List<String> lines = Files.readAllLines(log);
-                return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-            } catch (IOException e) {
-                return "(unreadable: " + e + ")";
-            }
-        }
-
-        private static int freePort() throws IOException {
-            try (ServerSocket socket = new ServerSocket(0)) {
-                socket.setReuseAddress(true);
-                return socket.getLocalPort();
-            }
-        }
     }
 }

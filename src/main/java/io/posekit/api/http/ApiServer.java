@@ -278,6 +278,10 @@ public final class ApiServer {
             } catch (RuntimeException e) {
                 return send(call, response, route, problems.reply(e, call.path), e);
             }
+            exchange.onEnd(() -> {
+                sink.close();
+                edge.uploads().release(call.reservedBytes);
+            });
             return Mono.defer(() -> {
                         reserve(call, sink.bufferBytes());
                         return receive(call, route, sink);
@@ -290,19 +294,17 @@ public final class ApiServer {
                         return dispatch(call, exchange, response);
                     })
                     .onErrorResume(e -> Mono.from(send(call, response, route, problems.reply(e, call.path), e)))
-                    .doFinally(signal -> {
-                        sink.close();
-                        edge.uploads().release(call.reservedBytes);
-                    });
+                    .doFinally(signal -> exchange.leave());
         }
         if (route.maxBody() > 0) {
+            exchange.onEnd(() -> edge.uploads().release(call.reservedBytes));
             return readBody(call, route)
                     .flatMap(body -> {
                         exchange.body(body);
                         return dispatch(call, exchange, response);
                     })
                     .onErrorResume(e -> Mono.from(send(call, response, route, problems.reply(e, call.path), e)))
-                    .doFinally(signal -> edge.uploads().release(call.reservedBytes));
+                    .doFinally(signal -> exchange.leave());
         }
         if (inline(exchange)) {
             return run(call, exchange, response);
@@ -415,6 +417,12 @@ public final class ApiServer {
 
     /** Runs the handler (with the conditional-request check around it); never throws. */
     private Outcome answer(Exchange exchange) {
+        if (!exchange.enter()) {
+            // the client went away before its handler could start: nothing to answer, nobody to answer it to
+            ApiException gone = new ApiException(org.springframework.http.HttpStatus.SERVICE_UNAVAILABLE,
+                    "Request ended", "the request ended before it was handled");
+            return new Outcome(problems.reply(gone, exchange.path()), gone);
+        }
         try {
             Reply notModified = conditional.notModified(exchange);
             if (notModified != null) {
@@ -425,6 +433,8 @@ public final class ApiServer {
             return new Outcome(reply, null);
         } catch (Throwable e) {
             return new Outcome(problems.reply(e, exchange.path()), e);
+        } finally {
+            exchange.leave();
         }
     }
 

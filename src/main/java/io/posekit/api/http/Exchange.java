@@ -27,6 +27,9 @@ public final class Exchange {
     private final String[] variables;
     private byte[] body;
     private java.util.List<io.posekit.asset.SourceFile> upload;
+    /** The exchange itself, and its handler while it runs (see {@link #onEnd}). */
+    private final java.util.concurrent.atomic.AtomicInteger users = new java.util.concurrent.atomic.AtomicInteger(1);
+    private Runnable cleanup;
     private Map<String, List<String>> query;
     private Caller caller = Caller.OPEN;
 
@@ -155,6 +158,35 @@ public final class Exchange {
 
     void upload(java.util.List<io.posekit.asset.SourceFile> files) {
         this.upload = files;
+    }
+
+    /**
+     * Runs {@code cleanup} (closing an upload's files, releasing the memory its body holds) once both the exchange has
+     * ended ({@link #leave()} by the server) and its handler has returned ({@link #enter()}…{@link #leave()}): a
+     * client that goes away while its upload is parsed must not pull the files from under the parse.
+     */
+    void onEnd(Runnable cleanup) {
+        this.cleanup = cleanup;
+    }
+
+    /** The handler starts; false (and it must not run) when the exchange already ended. */
+    boolean enter() {
+        while (true) {
+            int n = users.get();
+            if (n == 0) {
+                return false;
+            }
+            if (users.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** The handler returned, or the exchange ended: the last of them runs the cleanup. */
+    void leave() {
+        if (users.decrementAndGet() == 0 && cleanup != null) {
+            cleanup.run();
+        }
     }
 
     private Map<String, List<String>> query() {
