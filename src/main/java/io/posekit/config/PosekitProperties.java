@@ -340,6 +340,8 @@ public record PosekitProperties(@DefaultValue Cache cache, @DefaultValue Store s
      * @param swallowSize Most of a refused request's body the server reads (and discards) to keep the connection;
      *     beyond it the answer says Connection: close.
      * @param swallowTime Longest the rest of a refused body is read after the answer before the connection closes.
+     * @param maxSpoolBytes Most upload bytes all requests together may have written to disk (the store's directory,
+     *     or the temporary directory for S3) before the store takes them: beyond it 503 with Retry-After.
      */
     public record Http(@DefaultValue("10s") java.time.Duration headerTimeout,
             @DefaultValue("30s") java.time.Duration readTimeout,
@@ -347,7 +349,8 @@ public record PosekitProperties(@DefaultValue Cache cache, @DefaultValue Store s
             @DefaultValue("60s") java.time.Duration writeTimeout,
             @DefaultValue("0") DataSize maxUploadBytesInFlight,
             @DefaultValue("64KB") DataSize swallowSize,
-            @DefaultValue("1s") java.time.Duration swallowTime) {
+            @DefaultValue("1s") java.time.Duration swallowTime,
+            @DefaultValue("8GB") DataSize maxSpoolBytes) {
 
         /** {@link #maxUploadBytesInFlight()} in bytes, the default (0) resolved against {@code maxHeap}. */
         public long uploadBytesInFlight(long maxHeap) {
@@ -363,6 +366,7 @@ public record PosekitProperties(@DefaultValue Cache cache, @DefaultValue Store s
                     "posekit.http.max-upload-bytes-in-flight must not be negative");
             require(swallowSize != null && swallowSize.toBytes() >= 0, "posekit.http.swallow-size must not be negative");
             require(swallowTime != null && positive(swallowTime), "posekit.http.swallow-time must be positive");
+            require(maxSpoolBytes != null && maxSpoolBytes.toBytes() > 0, "posekit.http.max-spool-bytes must be positive");
         }
     }
 

@@ -58,6 +58,8 @@ class KubernetesManifestsTest {
             Map.entry("POSEKIT_STORE_REVALIDATE", "10s"),
             Map.entry("POSEKIT_CACHE_MAX_BYTES", "512MB"),
             Map.entry("POSEKIT_UPLOAD_MAX_BYTES", "256MB"),
+            Map.entry("POSEKIT_HTTP_MAX_UPLOAD_BYTES_IN_FLIGHT", "256MB"),
+            Map.entry("POSEKIT_HTTP_MAX_SPOOL_BYTES", "1536MB"),
             Map.entry("POSEKIT_SECURITY_API_KEYS_FILE", "/etc/posekit/keys/api-keys.txt"),
             Map.entry("POSEKIT_QUOTA_REQUESTS_PER_SECOND", "200"),
             Map.entry("POSEKIT_QUOTA_BURST", "400"),
@@ -334,12 +336,19 @@ class KubernetesManifestsTest {
         assertThat(strings(object("ConfigMap", configMap).path("data"))).isEqualTo(SETTINGS);
         assertThat(d.at("/spec/template/spec/containers/0/env").isMissingNode()).isTrue();
 
-        // the cache fits in the heap (75 % of the memory limit) beside one maximal upload: the body and its
-        // parsed copy (at most 1.5 heap bytes per file byte, ModelFootprintTest)
+        // the cache fits in the heap (75 % of the memory limit) beside the uploads being parsed: their files, read
+        // whole (the in-flight cap, at least one maximal upload), their parsed copies (at most 1.5 heap bytes per file
+        // byte, ModelFootprintTest) and a quarter of the heap for everything else
         long heap = DataSize.parse("2GB").toBytes() * 75 / 100;
         long cache = DataSize.parse(SETTINGS.get("POSEKIT_CACHE_MAX_BYTES")).toBytes();
         long upload = DataSize.parse(SETTINGS.get("POSEKIT_UPLOAD_MAX_BYTES")).toBytes();
-        assertThat(cache + upload * 5 / 2).isLessThanOrEqualTo(heap);
+        long inFlight = DataSize.parse(SETTINGS.get("POSEKIT_HTTP_MAX_UPLOAD_BYTES_IN_FLIGHT")).toBytes();
+        assertThat(inFlight).isGreaterThanOrEqualTo(upload);
+        assertThat(cache + inFlight * 5 / 2 + heap / 4).isLessThanOrEqualTo(heap);
+        // the bodies on their way to the bucket fit the /tmp volume beside what else is there
+        long spool = DataSize.parse(SETTINGS.get("POSEKIT_HTTP_MAX_SPOOL_BYTES")).toBytes();
+        assertThat(spool + DataSize.parse("256MB").toBytes()).isLessThanOrEqualTo(DataSize.parse("2GB").toBytes());
+        assertThat(d.at("/spec/template/spec/volumes/0/emptyDir/sizeLimit").asString()).isEqualTo("2Gi");
         assertThat(SETTINGS.get("JAVA_TOOL_OPTIONS")).contains("-XX:MaxRAMPercentage=75");
         assertThat(d.at("/spec/template/spec/containers/0/resources/limits/memory").asString()).isEqualTo("2Gi");
     }

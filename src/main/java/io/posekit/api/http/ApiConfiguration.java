@@ -94,7 +94,7 @@ class ApiConfiguration {
         PosekitProperties.Http http = properties.http();
         ApiServer.Edge edge = new ApiServer.Edge(access, new CorsPolicy(cors.config()), rates,
                 new UploadBudget(http.uploadBytesInFlight(Runtime.getRuntime().maxMemory())), http.writeTimeout(),
-                http.requestTimeout(), http.swallowSize().toBytes());
+                http.requestTimeout(), http.swallowSize().toBytes(), new UploadBudget(http.maxSpoolBytes().toBytes()));
         // a 304 only for an asset the caller's tenant holds: it must not tell that another tenant's exists
         ConditionalRequests conditional = new ConditionalRequests((e, id) -> repository.reference(e.caller().tenant(), id)
                 .isPresent() && store.find(id).isPresent() && store.corruption(id).isEmpty(), access.isOpen());

@@ -38,6 +38,8 @@ public final class ApiServer {
 
     private static final Logger access = LoggerFactory.getLogger("posekit.access");
     private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
+    /** An upload's disk is reserved in steps of this many bytes. */
+    private static final long SPOOL_STEP = 1 << 20;
     /** A streamed body is written to the network in pieces of this many bytes. */
     private static final int STREAM_CHUNK = 64 * 1024;
 
@@ -64,15 +66,17 @@ public final class ApiServer {
      * @param requestTimeout the longest a whole request body may take to arrive
      * @param swallowBytes the most of a body left unread by its answer (a refusal) that the connection drains to
      *     stay open; beyond it the answer says {@code Connection: close}
+     * @param spool the upload bytes all requests together may have written to disk and not yet handed to the store
      */
     public record Edge(AccessPolicy access, CorsPolicy cors, RateLimits rates, UploadBudget uploads,
-            java.time.Duration writeTimeout, java.time.Duration requestTimeout, long swallowBytes) {
+            java.time.Duration writeTimeout, java.time.Duration requestTimeout, long swallowBytes, UploadBudget spool) {
 
         /** No authentication, no CORS, no rate limits (tests of the server alone). */
         public static Edge open(long uploadBytesInFlight) {
             return new Edge(new AccessPolicy(true, null, List.of()), new CorsPolicy(null),
                     new RateLimits(t -> RateLimits.Rate.UNLIMITED), new UploadBudget(uploadBytesInFlight),
-                    java.time.Duration.ofSeconds(60), java.time.Duration.ofMinutes(10), 64 * 1024);
+                    java.time.Duration.ofSeconds(60), java.time.Duration.ofMinutes(10), 64 * 1024,
+                    new UploadBudget(Long.MAX_VALUE));
         }
     }
 
@@ -133,6 +137,8 @@ public final class ApiServer {
         String tenant = "-";
         RateLimits.Decision rate;
         long reservedBytes;
+        /** Disk reserved for the upload's spool, in steps of {@link #SPOOL_STEP}. */
+        long spooledBytes;
         /** The body's declared length: 0 when none, -1 when chunked (unknown until its end). */
         final long declared;
         /** Body bytes received so far. */
@@ -281,6 +287,7 @@ public final class ApiServer {
             exchange.onEnd(() -> {
                 sink.close();
                 edge.uploads().release(call.reservedBytes);
+                edge.spool().release(call.spooledBytes);
             });
             return Mono.defer(() -> {
                         reserve(call, sink.bufferBytes());
@@ -342,6 +349,16 @@ public final class ApiServer {
                     call.received += piece.readableBytes();
                     if (call.received > route.maxBody()) {
                         throw ApiException.tooLarge("the body exceeds " + route.maxBodyText());
+                    }
+                    if (call.received > call.spooledBytes) {
+                        long step = Math.max(SPOOL_STEP, call.received - call.spooledBytes);
+                        if (!edge.spool().reserve(step)) {
+                            throw new ApiException(org.springframework.http.HttpStatus.SERVICE_UNAVAILABLE,
+                                    "Server busy", "the server's disk for uploads in progress is full"
+                                    + " (posekit.http.max-spool-bytes); retry after Retry-After seconds")
+                                    .withHeader("Retry-After", "5");
+                        }
+                        call.spooledBytes += step;
                     }
                     sink.write(piece);
                 })

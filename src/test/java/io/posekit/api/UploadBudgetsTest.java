@@ -1,0 +1,40 @@
+package io.posekit.api;
+
+import static io.posekit.api.AssetApiTest.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * What all uploads together may take: the disk their bodies are written to as they arrive
+ * ({@code posekit.http.max-spool-bytes}: 503 with {@code Retry-After} beyond it), and the memory their parses hold
+ * ({@code posekit.http.max-upload-bytes-in-flight}: 413 for an upload that could never fit in it).
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"posekit.store.dir=target/test-stores/${random.uuid}", "posekit.upload.max-bytes=8MB",
+                "posekit.http.max-spool-bytes=3MB", "posekit.http.max-upload-bytes-in-flight=2MB"})
+class UploadBudgetsTest {
+
+    @LocalServerPort
+    int port;
+
+    @Test
+    void uploadsPastTheSpoolAre503AndPastTheParsingMemory413() {
+        PosekitClient client = new PosekitClient(port);
+        // 5 MB to be written to disk where 3 MB may be
+        PosekitClient.Response spooled = client.uploadRaw(new byte[5_000_000], "model/gltf-binary", null);
+        assertProblem(spooled, 503, "the server's disk for uploads in progress is full (posekit.http.max-spool-bytes);"
+                + " retry after Retry-After seconds");
+        assertThat(spooled.headers().firstValue("Retry-After")).contains("5");
+        // 2.5 MB fits the disk, but its parse would hold more than all parses together may
+        assertProblem(client.uploadRaw(new byte[2_500_000], "model/gltf-binary", null), 413, "the upload needs"
+                + " 2500000 bytes of memory to parse, more than the server holds for all uploads at once"
+                + " (posekit.http.max-upload-bytes-in-flight: 2097152 bytes)");
+        // and a small one is parsed (and refused for what it is), the budgets given back each time
+        assertProblem(client.uploadRaw(new byte[1000], "model/gltf-binary", null), 422, null);
+        assertProblem(client.uploadRaw(new byte[2_500_000], "model/gltf-binary", null), 413, null);
+        assertThat(client.get("/api/v1/assets").text()).isEqualTo("{\"assets\":[],\"next\":null}");
+    }
+}
