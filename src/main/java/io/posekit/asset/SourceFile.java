@@ -19,6 +19,9 @@ import java.util.Objects;
  */
 public final class SourceFile {
 
+    /** The most bytes read from disk in one call. */
+    private static final int READ_CHUNK = 1 << 20;
+
     private final String name;
     private final byte[] bytes;
     private final FileChannel channel;
@@ -80,12 +83,15 @@ public final class SourceFile {
             return bytes;
         }
         byte[] read = new byte[size];
-        ByteBuffer buffer = ByteBuffer.wrap(read);
         try {
-            while (buffer.hasRemaining()) {
-                if (channel.read(buffer, buffer.position()) < 0) {
-                    throw new IOException("the file ended after " + buffer.position() + " of " + size + " bytes");
+            for (int at = 0; at < size; ) {
+                // a megabyte at a time: the JDK reads into a heap array through a temporary direct buffer as large as
+                // the request, and keeps it for the thread (a 200 MB read would pin 200 MB of native memory)
+                int n = channel.read(ByteBuffer.wrap(read, at, Math.min(READ_CHUNK, size - at)), at);
+                if (n < 0) {
+                    throw new IOException("the file ended after " + at + " of " + size + " bytes");
                 }
+                at += n;
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + name, e);
@@ -112,7 +118,8 @@ public final class SourceFile {
                 if (position >= size) {
                     return -1;
                 }
-                int n = channel.read(ByteBuffer.wrap(b, off, (int) Math.min(len, size - position)), position);
+                int n = channel.read(ByteBuffer.wrap(b, off, (int) Math.min(Math.min(len, READ_CHUNK),
+                        size - position)), position);
                 if (n > 0) {
                     position += n;
                 }

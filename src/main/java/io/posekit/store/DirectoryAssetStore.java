@@ -3,7 +3,6 @@ package io.posekit.store;
 import io.posekit.asset.SourceFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
@@ -14,12 +13,10 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
@@ -34,27 +31,12 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code refs} directory (stored before tenants) are adopted by the {@link Reference#DEFAULT_TENANT default tenant}
  * when the store opens.
  *
- * <p>Durability: a saved asset survives a crash (kill -9, power loss) once {@link #save}/{@link #commit} has returned,
- * and readers see a whole asset or none. An asset is first staged in a fresh {@code .incoming-*} directory: its
- * files, its manifest and the uploading tenant's reference (known at staging from the file names, a zip's from its
- * central directory, see {@link #stage(StoredAsset, List, Reference)}), then the fsyncs of every file, of the incoming directory and its
- * subdirectories, and of the store directory (which holds the incoming directory's name) are issued together and
- * all awaited, so that their waits for the disk overlap rather than add up (one journal commit on a journaling file
- * system; a 2 KB upload's staging went from 9–12 ms to about 1 ms when they were first issued together), and it
- * overlaps the upload's parse. The commit after the parse renames the staged directory into place atomically and returns without syncing
- * the store directory: until the rename reaches the disk a crash can undo it, but what it renamed is durable, whole
- * and self-describing, and the next start publishes it again ({@link #recover}: the files must read back as the id
- * and import again, which the repository decides). An incoming directory that fails those checks (a failed or
- * unfinished upload whose removal did not reach the disk, a write a crash cut short) is removed. So an upload costs
- * one round of syncs, none of them after its parse; a manifest or reference not staged (the names did not tell them)
- * or different from the staged ones is written and synced at commit before the rename (one more round). A
- * shared store (below) syncs the store directory after the rename too, since the other replicas' start-ups keep a
- * young incoming directory and would not recover it in time. A failed fsync fails the save (an asset already
- * renamed into place is renamed away again: what was not acknowledged is not kept). Deletion renames the directory
- * away, fsyncs the store directory (so an acknowledged delete stays deleted; the renames of earlier commits become
- * durable with it) and then removes it. A rename lost to a power loss cannot be brought about by a test; the unit
- * tests stand for it with the incoming directory such a crash leaves. Start-up also removes what a crash can leave of
- * a deletion ({@code .deleted-*}) and of the health probe ({@code .health-*}, see {@link StoreHealthIndicator}).
+ * <p>Durability: a committed asset survives a crash (kill -9, power loss), and readers see a whole asset or none.
+ * An upload is staged in a fresh {@code .incoming-*} directory (its spooled files moved in, its manifest and
+ * reference written, all synced in one round while it is parsed), committed by an atomic rename that is not synced,
+ * and published again by {@link #recover} when a crash undid that rename; docs/design.md ("An upload's way to the
+ * disk") tells the whole story. Start-up also removes what a crash can leave of a spool ({@code .spool-*}), a
+ * deletion ({@code .deleted-*}) and the health probe ({@code .health-*}, see {@link StoreHealthIndicator}).
  *
  * <p>Reading an asset's files verifies them against its id ({@link ContentId}): a missing file or content that
  * no longer hashes to the id marks the asset corrupt ({@link CorruptAssetException}, logged once), and so does an
@@ -113,6 +95,8 @@ public final class DirectoryAssetStore implements AssetStore {
     private final KnownReferences refs;
     private final boolean shared;
     private final DirectorySync directorySync;
+    /** Writes, moves, syncs and removes the store's files. */
+    private final DurableFiles disk;
     /** The store directory's fsync, shared by concurrent callers (group commit). */
     private final GroupSync rootSync;
     /** Incoming directories found at start-up that may hold an acknowledged upload, until {@link #recover}. */
@@ -144,6 +128,7 @@ public final class DirectoryAssetStore implements AssetStore {
         this.root = root.toAbsolutePath().normalize();
         this.directorySync = directorySync;
         this.rootSync = new GroupSync(() -> directorySync.sync(this.root));
+        this.disk = new DurableFiles(this.root, rootSync, directorySync);
         this.known = new KnownAssets(revalidate, System::nanoTime);
         this.refs = new KnownReferences(revalidate, System::nanoTime);
         this.shared = shared;
@@ -254,7 +239,7 @@ public final class DirectoryAssetStore implements AssetStore {
             Files.createDirectories(filesDir);
             List<SourceFile> ordered = ContentId.canonicalOrder(files);
             for (int i = 0; i < ordered.size(); i++) {
-                written.add(place(filesDir.resolve(Integer.toString(i)), ordered.get(i)));
+                written.add(DurableFiles.place(filesDir.resolve(Integer.toString(i)), ordered.get(i)));
             }
             List<Path> dirs = new ArrayList<>(List.of(filesDir));
             if (!shared) {
@@ -263,27 +248,27 @@ public final class DirectoryAssetStore implements AssetStore {
                 dirs.add(root);
             }
             if (manifest != null) {
-                written.add(write(incoming.resolve(MANIFEST), json.writeValueAsBytes(manifest)));
+                written.add(DurableFiles.write(incoming.resolve(MANIFEST), json.writeValueAsBytes(manifest)));
                 // the incoming directory itself is synced at commit when its manifest is written then
                 dirs.add(incoming);
             }
             if (ref != null) {
                 Path refsDir = Files.createDirectories(incoming.resolve(REFS));
-                written.add(write(refsDir.resolve(Reference.tenantKey(ref.tenant()) + JSON), json.writeValueAsBytes(ref)));
+                written.add(DurableFiles.write(refsDir.resolve(Reference.tenantKey(ref.tenant()) + JSON), json.writeValueAsBytes(ref)));
                 dirs.add(refsDir);
             }
-            durably(written, dirs);
+            disk.durably(written, dirs);
             return new DirectoryStaged(id, incoming, manifest, ref, this);
         } catch (IOException e) {
-            closeQuietly(written);
-            deleteQuietly(incoming);
+            DurableFiles.closeQuietly(written);
+            DurableFiles.deleteQuietly(incoming);
             throw unavailable("cannot store asset " + id, e);
         }
     }
 
     @Override
     public void discard(Staged staged) {
-        deleteQuietly(own(staged).incoming());
+        DurableFiles.deleteQuietly(own(staged).incoming());
     }
 
     /**
@@ -365,7 +350,7 @@ public final class DirectoryAssetStore implements AssetStore {
             if (!meta.equals(staged.manifest())) {
                 // staged with another description, or none: this one replaces it, durably, before the rename
                 Files.deleteIfExists(incoming.resolve(MANIFEST));
-                written.add(write(incoming.resolve(MANIFEST), json.writeValueAsBytes(meta)));
+                written.add(DurableFiles.write(incoming.resolve(MANIFEST), json.writeValueAsBytes(meta)));
                 dirs.add(incoming);
             }
             List<Reference> held = new ArrayList<>(kept);
@@ -378,13 +363,13 @@ public final class DirectoryAssetStore implements AssetStore {
                 for (Reference r : held) {
                     Path file = refsDir.resolve(Reference.tenantKey(r.tenant()) + JSON);
                     Files.deleteIfExists(file);
-                    written.add(write(file, json.writeValueAsBytes(r)));
+                    written.add(DurableFiles.write(file, json.writeValueAsBytes(r)));
                 }
                 dirs.add(refsDir);
                 dirs.add(incoming);
             }
             if (!written.isEmpty()) {
-                durably(written, dirs.stream().distinct().toList());
+                disk.durably(written, dirs.stream().distinct().toList());
             }
             try {
                 Files.move(incoming, target, StandardCopyOption.ATOMIC_MOVE);
@@ -396,7 +381,7 @@ public final class DirectoryAssetStore implements AssetStore {
                 if (!Files.isDirectory(target)) {
                     throw raced;
                 }
-                deleteTree(incoming);
+                DurableFiles.deleteTree(incoming);
                 StoredAsset winner = readManifest(target);
                 // the other rename may not be durable yet (or our own, if its fsync failed before): it is
                 // acknowledged now, so it must be
@@ -419,7 +404,7 @@ public final class DirectoryAssetStore implements AssetStore {
             });
             return meta;
         } catch (IOException e) {
-            deleteQuietly(incoming);
+            DurableFiles.deleteQuietly(incoming);
             throw unavailable("cannot store asset " + meta.id(), e);
         }
     }
@@ -437,7 +422,7 @@ public final class DirectoryAssetStore implements AssetStore {
             try {
                 Path trash = root.resolve(".deleted-" + UUID.randomUUID());
                 Files.move(target, trash, StandardCopyOption.ATOMIC_MOVE);
-                deleteQuietly(trash);
+                DurableFiles.deleteQuietly(trash);
             } catch (IOException e) {
                 notDurable.addSuppressed(e);
             }
@@ -501,7 +486,7 @@ public final class DirectoryAssetStore implements AssetStore {
             Files.createDirectories(refsDir);
             Path file = refsDir.resolve(Reference.tenantKey(ref.tenant()) + JSON);
             Files.deleteIfExists(file); // a write a crash cut short: never acknowledged
-            durably(List.of(write(file, json.writeValueAsBytes(ref))), newDir ? List.of(refsDir, assetDir) : List.of(refsDir));
+            disk.durably(List.of(DurableFiles.write(file, json.writeValueAsBytes(ref))), newDir ? List.of(refsDir, assetDir) : List.of(refsDir));
             refs.put(ref);
             return ref;
         } catch (IOException e) {
@@ -545,7 +530,7 @@ public final class DirectoryAssetStore implements AssetStore {
                     rootSync.sync();
                     return Removal.REFERENCE;
                 }
-                deleteTree(trash);
+                DurableFiles.deleteTree(trash);
                 known.forget(id);
                 refs.forgetAsset(id);
                 return Removal.ASSET;
@@ -672,7 +657,7 @@ public final class DirectoryAssetStore implements AssetStore {
         SourceFile[] read = new SourceFile[meta.files().size()];
         for (int i = 0; i < read.length; i++) {
             try {
-                read[i] = new SourceFile(meta.files().get(i).name(), Files.readAllBytes(dir.resolve(Integer.toString(i))));
+                read[i] = new SourceFile(meta.files().get(i).name(), DurableFiles.read(dir.resolve(Integer.toString(i))));
             } catch (java.nio.file.NoSuchFileException gone) {
                 read[i] = null;
             } catch (IOException e) {
@@ -748,7 +733,7 @@ public final class DirectoryAssetStore implements AssetStore {
         }
         // without it a crash could bring the acknowledged-deleted asset back (the rename undone)
         rootSync.sync();
-        deleteTree(trash);
+        DurableFiles.deleteTree(trash);
         return true;
     }
 
@@ -767,7 +752,7 @@ public final class DirectoryAssetStore implements AssetStore {
                     if (name.startsWith(INCOMING) && mayBeAcknowledged(entry)) {
                         unpublished.add(entry);
                     } else {
-                        deleteQuietly(entry);
+                        DurableFiles.deleteQuietly(entry);
                     }
                 }
             }
@@ -887,7 +872,7 @@ public final class DirectoryAssetStore implements AssetStore {
 
     private static void dropUnpublished(Path incoming, String why) {
         log.info("removing {} left by a crash: {}", incoming.getFileName(), why);
-        deleteQuietly(incoming);
+        DurableFiles.deleteQuietly(incoming);
     }
 
     /** The files of a staged directory, named as its manifest says; null when one is missing or has another length. */
@@ -899,7 +884,7 @@ public final class DirectoryAssetStore implements AssetStore {
             if (!Files.isRegularFile(file) || Files.size(file) != f.sizeBytes()) {
                 return null;
             }
-            files.add(new SourceFile(f.name(), Files.readAllBytes(file)));
+            files.add(new SourceFile(f.name(), DurableFiles.read(file)));
         }
         return files.isEmpty() ? null : files;
     }
@@ -972,171 +957,8 @@ public final class DirectoryAssetStore implements AssetStore {
     }
 
     /** A new file holding {@code bytes}, still open and not yet synced (see {@link #durably}). */
-    /**
-     * Puts a file of an upload at {@code target}: a file spooled on this file system is moved there (its bytes are
-     * neither copied nor read); any other is written. The channel returned is open for {@link #durably}'s sync.
-     */
-    private static FileChannel place(Path target, SourceFile file) throws IOException {
-        if (file.path() != null) {
-            try {
-                Files.move(file.path(), target, StandardCopyOption.ATOMIC_MOVE);
-                return FileChannel.open(target, StandardOpenOption.WRITE);
-            } catch (java.nio.file.NoSuchFileException | AtomicMoveNotSupportedException elsewhere) {
-                // staged before (and moved), or spooled on another file system: copied from its channel below
-            }
-        }
-        if (file.channel() == null) {
-            return write(target, file.bytes());
-        }
-        FileChannel ch = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        try {
-            for (long at = 0; at < file.size(); ) {
-                long n = file.channel().transferTo(at, file.size() - at, ch);
-                if (n <= 0) {
-                    throw new IOException(file.name() + " ended after " + at + " of " + file.size() + " bytes");
-                }
-                at += n;
-            }
-            return ch;
-        } catch (IOException | RuntimeException e) {
-            ch.close();
-            throw e;
-        }
-    }
-
     @Override
     public Path spoolDirectory() {
         return root;
-    }
-
-    private static FileChannel write(Path file, byte[] bytes) throws IOException {
-        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        try {
-            ByteBuffer buf = ByteBuffer.wrap(bytes);
-            while (buf.hasRemaining()) {
-                ch.write(buf);
-            }
-            return ch;
-        } catch (IOException | RuntimeException e) {
-            ch.close();
-            throw e;
-        }
-    }
-
-    /**
-     * Makes written files (closing them) and directories' entries durable: every fsync issued at once, the last on
-     * the calling thread, and all of them awaited. Why at once: each fsync on its own waits for the disk (on a
-     * journaling file system for a journal commit of its own; on this project's journal-less ext4 machines for a
-     * write and a cache flush of its own); issued together, their waits overlap (a journal commit serves all of them;
-     * the block layer merges the flushes that arrive while one is in flight). Concurrent uploads' syncs overlap the
-     * same way; the store directory, which every upload's sync round holds, is synced once for all of the uploads
-     * waiting for it ({@link GroupSync}).
-     *
-     * @throws IOException the first failure, once every sync has ended (then nothing may be acknowledged)
-     */
-    private void durably(List<FileChannel> files, List<Path> dirs) throws IOException {
-        List<IoTask> syncs = new ArrayList<>(files.size() + dirs.size());
-        for (FileChannel ch : files) {
-            syncs.add(() -> {
-                try (ch) {
-                    ch.force(true);
-                }
-            });
-        }
-        for (Path dir : dirs) {
-            syncs.add(dir.equals(root) ? rootSync::sync : () -> directorySync.sync(dir));
-        }
-        List<java.util.concurrent.Future<?>> others = new ArrayList<>(syncs.size() - 1);
-        IOException failed = null;
-        try {
-            for (IoTask sync : syncs.subList(0, syncs.size() - 1)) {
-                others.add(SYNCS.submit(() -> {
-                    sync.run();
-                    return null;
-                }));
-            }
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            failed = new IOException("cannot sync: " + e.getMessage(), e);
-        }
-        try {
-            syncs.getLast().run();
-        } catch (IOException e) {
-            failed = first(failed, e);
-        }
-        boolean interrupted = false;
-        for (java.util.concurrent.Future<?> other : others) {
-            while (true) {
-                try {
-                    other.get();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true; // the sync runs on regardless: wait for it, then keep the interrupt
-                } catch (java.util.concurrent.ExecutionException e) {
-                    failed = first(failed, e.getCause() instanceof IOException io ? io
-                            : new IOException("sync failed: " + e.getCause(), e.getCause()));
-                    break;
-                }
-            }
-        }
-        if (failed == null && others.size() < syncs.size() - 1) {
-            failed = new IOException("cannot sync: not every sync could be started");
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        if (failed != null) {
-            closeQuietly(files);
-            throw failed;
-        }
-    }
-
-    private static IOException first(IOException had, IOException now) {
-        if (had == null) {
-            return now;
-        }
-        had.addSuppressed(now);
-        return had;
-    }
-
-    private static void closeQuietly(List<FileChannel> channels) {
-        for (FileChannel ch : channels) {
-            try {
-                ch.close();
-            } catch (IOException e) {
-                log.debug("closing {} failed: {}", ch, e.toString());
-            }
-        }
-    }
-
-    /** An I/O step of {@link #durably}. */
-    @FunctionalInterface
-    private interface IoTask {
-        void run() throws IOException;
-    }
-
-    /**
-     * The threads {@link #durably} issues fsyncs on besides the caller's (shared by every store: they only wait for the
-     * disk). Daemon threads, created as needed and ended after a minute unused.
-     */
-    private static final java.util.concurrent.ExecutorService SYNCS = java.util.concurrent.Executors.newCachedThreadPool(
-            Thread.ofPlatform().daemon().name("posekit-store-sync-", 0).factory());
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try {
-            deleteTree(dir);
-        } catch (IOException e) {
-            log.warn("could not remove {}: {}", dir, e.toString());
-        }
     }
 }

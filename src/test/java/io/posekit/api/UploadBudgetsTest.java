@@ -14,7 +14,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"posekit.store.dir=target/test-stores/${random.uuid}", "posekit.upload.max-bytes=8MB",
-                "posekit.http.max-spool-bytes=3MB", "posekit.http.max-upload-bytes-in-flight=2MB"})
+                "posekit.http.max-spool-bytes=3MB", "posekit.http.max-upload-bytes-in-flight=2560KB"})
 class UploadBudgetsTest {
 
     @LocalServerPort
@@ -23,18 +23,22 @@ class UploadBudgetsTest {
     @Test
     void uploadsPastTheSpoolAre503AndPastTheParsingMemory413() {
         PosekitClient client = new PosekitClient(port);
-        // 5 MB to be written to disk where 3 MB may be
-        PosekitClient.Response spooled = client.uploadRaw(new byte[5_000_000], "model/gltf-binary", null);
+        // 3.4 MB to be written to disk where 3 MB may be
+        PosekitClient.Response spooled = client.uploadRaw(new byte[3_400_000], "model/gltf-binary", null);
         assertProblem(spooled, 503, "the server's disk for uploads in progress is full (posekit.http.max-spool-bytes);"
                 + " retry after Retry-After seconds");
         assertThat(spooled.headers().firstValue("Retry-After")).contains("5");
-        // 2.5 MB fits the disk, but its parse would hold more than all parses together may
-        assertProblem(client.uploadRaw(new byte[2_500_000], "model/gltf-binary", null), 413, "the upload needs"
-                + " 2500000 bytes of memory to parse, more than the server holds for all uploads at once"
-                + " (posekit.http.max-upload-bytes-in-flight: 2097152 bytes)");
+        // 2.8 MB fits the disk, but its parse would hold more than all parses together may: found once it is in
+        assertProblem(client.uploadRaw(new byte[2_800_000], "model/gltf-binary", null), 413, "the upload needs"
+                + " 2800000 bytes of memory to parse, more than the server holds for all uploads at once"
+                + " (posekit.http.max-upload-bytes-in-flight: 2621440 bytes)");
+        // 5 MB could never fit, even with room for multipart headers: refused before its body is read
+        assertProblem(client.uploadRaw(new byte[5_000_000], "model/gltf-binary", null), 413, "the upload needs"
+                + " 5000000 bytes of memory to parse, more than the server holds for all uploads at once"
+                + " (posekit.http.max-upload-bytes-in-flight: 2621440 bytes)");
         // and a small one is parsed (and refused for what it is), the budgets given back each time
         assertProblem(client.uploadRaw(new byte[1000], "model/gltf-binary", null), 422, null);
-        assertProblem(client.uploadRaw(new byte[2_500_000], "model/gltf-binary", null), 413, null);
+        assertProblem(client.uploadRaw(new byte[3_400_000], "model/gltf-binary", null), 503, null);
         assertThat(client.get("/api/v1/assets").text()).isEqualTo("{\"assets\":[],\"next\":null}");
     }
 }

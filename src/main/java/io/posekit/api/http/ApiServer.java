@@ -38,6 +38,13 @@ public final class ApiServer {
 
     private static final Logger access = LoggerFactory.getLogger("posekit.access");
     private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
+    /**
+     * Where upload handlers run: a virtual thread each. They spend their time waiting for the parse and the disk, so
+     * on the worker pool a few uploads would hold every worker and queue the other requests behind them; their number
+     * is bounded by the parsing pool, the upload budgets and the spool.
+     */
+    private static final Executor UPLOAD_HANDLERS = java.util.concurrent.Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("api-upload-", 0).factory());
     /** An upload's disk is reserved in steps of this many bytes. */
     private static final long SPOOL_STEP = 1 << 20;
     /** A streamed body is written to the network in pieces of this many bytes. */
@@ -270,6 +277,9 @@ public final class ApiServer {
                 }
                 route.precheck().check(exchange);
                 long declared = declaredLength(call.headers.get(HttpHeaderNames.CONTENT_LENGTH), route.maxBody());
+                if (route.upload() != null && declared > edge.uploads().max() + UploadReader.MULTIPART_OVERHEAD) {
+                    throw parsingMemory(declared); // could never be parsed: refused now, not once the body has come
+                }
                 if (declared <= edge.uploads().max() && !edge.uploads().fits(declared)) {
                     throw uploadsBusy(); // refused now, not once the body has come
                 }
@@ -323,9 +333,7 @@ public final class ApiServer {
     private void reserve(Call call, long bytes) {
         if (bytes > 0) {
             if (call.reservedBytes + bytes > edge.uploads().max()) {
-                throw ApiException.tooLarge("the upload needs " + (call.reservedBytes + bytes) + " bytes of memory to"
-                        + " parse, more than the server holds for all uploads at once (posekit.http"
-                        + ".max-upload-bytes-in-flight: " + edge.uploads().max() + " bytes)");
+                throw parsingMemory(call.reservedBytes + bytes);
             }
             if (!edge.uploads().reserve(bytes)) {
                 throw uploadsBusy();
@@ -377,6 +385,12 @@ public final class ApiServer {
         }
     }
 
+    private ApiException parsingMemory(long bytes) {
+        return ApiException.tooLarge("the upload needs " + bytes + " bytes of memory to parse, more than the server"
+                + " holds for all uploads at once (posekit.http.max-upload-bytes-in-flight: " + edge.uploads().max()
+                + " bytes)");
+    }
+
     private static ApiException uploadsBusy() {
         return new ApiException(org.springframework.http.HttpStatus.SERVICE_UNAVAILABLE, "Server busy",
                 "the server is receiving as many upload bytes as it takes at once; retry after Retry-After seconds")
@@ -404,9 +418,10 @@ public final class ApiServer {
         // the answer is made on a worker, then sent from the connection's own event loop, as inline answers are
         Executor[] loop = new Executor[1];
         response.withConnection(c -> loop[0] = c.channel().eventLoop());
+        Executor runner = exchange.route().upload() != null ? UPLOAD_HANDLERS : workers;
         return Mono.<Outcome>create(sink -> {
             try {
-                workers.execute(() -> {
+                runner.execute(() -> {
                     Outcome o = answer(exchange);
                     if (loop[0] != null) {
                         loop[0].execute(() -> sink.success(o));
