@@ -74,6 +74,15 @@ describe('three.js binding in headless Chromium', { skip: (!haveAssets && 'confo
     });
   }
 
+  it("Fox's animated.glb (posekit's export) is driven as the original is", async () => {
+    const results = await page.evaluate(([id]) => (window as never as { posekitTest: { compare: (f: string, i: string, s: unknown) => Promise<{ maxError: number; extent: number; vertices: number }[]> } })
+      .posekitTest.compare(`/api/v1/assets/${id}/animated.glb`, id, [{ clip: 'Walk', time: 0.25 }, { clip: 'Survey', normalized: 0.5 }]), [ids.Fox]);
+    for (const r of results) {
+      assert.equal(r.vertices, 1728);
+      assert.ok(r.maxError <= r.extent * 2 ** -20, JSON.stringify(r));
+    }
+  });
+
   it('loads posed.glb as a static mesh', async () => {
     const r = await page.evaluate((id) => (window as never as { posekitTest: { posed: (i: string, s: unknown) => Promise<{ vertices: number; skinnedMeshes: number }> } })
       .posekitTest.posed(id, { clip: 'Walk', time: 0.3 }), ids.Fox);

@@ -151,7 +151,7 @@ def cmd_bake(client: Posekit, args: argparse.Namespace, progress: Progress, err:
     files = inputs([args.file])
     if args.out.endswith(".bin"):
         fmt, suffix = "binary", ".bin"
-    elif args.out.endswith(".ndjson") or Path(args.out).is_dir() or len(files) > 1:
+    elif args.out.endswith(".ndjson") or Path(args.out).is_dir() or Path(args.file).is_dir():
         fmt, suffix = ("binary", ".bin") if args.format == "binary" else ("ndjson", ".ndjson")
     else:
         raise Usage(f"--out {args.out}: name a .ndjson or .bin file (or a folder)")

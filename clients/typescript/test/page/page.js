@@ -7,8 +7,9 @@ import { PosekitCharacter, loadPosed } from '/__posekit_client/dist/src/three.js
 
 const client = new Posekit({ baseUrl: location.origin });
 
+/** A conformance asset by its path, or any URL (posekit's animated.glb). */
 async function load(file) {
-  return new GLTFLoader().loadAsync(`/__posekit_client/assets/${file}`);
+  return new GLTFLoader().loadAsync(file.startsWith('/') ? file : `/__posekit_client/assets/${file}`);
 }
 
 /**
