@@ -46,6 +46,10 @@ set +e
 (cd clients/python && "$py" -m pytest -p no:cacheprovider -q)
 rc=$?
 set -e
+# the Python client's type hints, where mypy is installed (Debian's python3-mypy)
+if "$py" -m mypy --version >/dev/null 2>&1; then
+  (cd clients/python && "$py" -m mypy src/posekit) || status=1
+fi
 if [ "$rc" = 5 ]; then
   echo "clients: pytest collected no tests (exit 5): the Python client's suite was not found" >&2
   status=1

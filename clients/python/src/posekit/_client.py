@@ -5,7 +5,7 @@ import asyncio
 import json
 import random
 import time as _time
-from typing import (Any, AsyncIterator, Callable, Dict, Iterator, List, Literal, Mapping, Optional, Sequence, Tuple,
+from typing import (Any, cast, AsyncIterator, Callable, Dict, Iterator, List, Literal, Mapping, Optional, Sequence, Tuple,
                     TypeVar, Union, overload)
 
 import httpx
@@ -50,7 +50,7 @@ class _Base:
         return h
 
     def _key(self, request: Request) -> str:
-        return f"{request.accept} {request.path}?{httpx.QueryParams(request.params)}"
+        return f"{request.accept} {request.path}?{httpx.QueryParams(cast(Any, request.params))}"
 
     def _wait(self, response: httpx.Response, attempt: int) -> Optional[float]:
         """Seconds to wait before retrying, or None to give up."""
@@ -160,7 +160,7 @@ class Posekit(_Base):
         refresh = False
         attempt = 0
         while True:
-            req = self.http.build_request(request.method, request.path, params=request.params or None,
+            req = self.http.build_request(request.method, request.path, params=cast(Any, request.params) or None,
                                           json=request.json, files=request.files,
                                           headers=self._headers(request, refresh, cached[0] if cached else None))
             response = self.http.send(req, stream=request.stream)
@@ -206,7 +206,7 @@ class Asset(_AssetRequests):
     @overload
     def matrices(self, skin: int = 0, format: Literal["json"] = "json", form: Optional[str] = None, **sampling: Any) -> Dict[str, Any]: ...
     @overload
-    def matrices(self, skin: int = 0, format: Literal["float32"] = ..., form: Optional[str] = None, **sampling: Any) -> Float32Answer: ...
+    def matrices(self, skin: int, format: Literal["float32"], form: Optional[str] = None, **sampling: Any) -> Float32Answer: ...
 
     def matrices(self, skin: int = 0, format: str = "json", form: Optional[str] = None, **sampling: Any) -> Any:
         """Skinning matrices (model × inverse bind, column-major): JSON, or float32 laid out as Posekit-Layout says."""
@@ -314,7 +314,7 @@ class AsyncPosekit(_Base):
                 if asyncio.iscoroutine(token) or isinstance(token, asyncio.Future):
                     token = await token
                 headers["Authorization"] = f"Bearer {token}"
-            req = self.http.build_request(request.method, request.path, params=request.params or None,
+            req = self.http.build_request(request.method, request.path, params=cast(Any, request.params) or None,
                                           json=request.json, files=request.files, headers=headers)
             response = await self.http.send(req, stream=request.stream)
             if response.status_code == 304 and cached:

@@ -16,7 +16,7 @@ import httpx
 try:  # numpy arrays for binary answers when numpy is there; array('f') otherwise
     import numpy as _np
 except ImportError:  # pragma: no cover - exercised where numpy is absent
-    _np = None
+    _np = None  # type: ignore[assignment]
 from array import array as _array
 
 API = "/api/v1"

@@ -118,7 +118,7 @@ def run_all(files: List[Path], jobs: int, work: Callable[[Path], str], progress:
 
 
 def upload_id(client: Posekit, f: Path) -> str:
-    return client.upload(f)["id"]
+    return str(client.upload(f)["id"])
 
 
 def cmd_upload(client: Posekit, args: argparse.Namespace, progress: Progress, err: TextIO) -> int:
@@ -326,7 +326,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     token = os.environ.get("POSEKIT_TOKEN")
     progress = Progress(0, args.progress if args.progress is not None else err.isatty(), err)
     try:
-        with Posekit(args.url, api_key=args.api_key, token=(lambda refresh: token) if token else None) as client:
+        provider = (lambda refresh, t=token: t) if token else None
+        with Posekit(args.url, api_key=args.api_key, token=provider) as client:
             return COMMANDS[args.command](client, args, progress, err)
     except Usage as e:
         err.write(f"posekit: {e}\n")
