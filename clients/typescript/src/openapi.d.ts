@@ -1117,15 +1117,15 @@ export interface components {
         };
         /** @description Each skinning matrix as T·R·(s·I): its rigid part a unit dual quaternion [real x, y, z, w, dual x, y, z, w], its uniform scale s applied first. */
         SkinDualQuaternions: {
-            skin?: number;
-            clip?: string | null;
-            time?: number;
+            skin: number;
+            clip: string | null;
+            time: number;
             /** @enum {string} */
-            loop?: "clamp" | "repeat" | "pingpong";
-            localTime?: number | null;
-            joints?: (string | null)[];
-            dualQuaternions?: number[][];
-            scales?: number[];
+            loop: "clamp" | "repeat" | "pingpong";
+            localTime: number | null;
+            joints: (string | null)[];
+            dualQuaternions: number[][];
+            scales: number[];
             /** @description The blended layers (present only for a blend). */
             layers?: components["schemas"]["BlendedLayer"][];
             rootMotion?: components["schemas"]["RootMotionEcho"];
