@@ -8,9 +8,10 @@ cd "$(dirname "$0")/.."
 started=$SECONDS
 
 py=/usr/bin/python3
-if ! "$py" -c 'import httpx, pytest, numpy' 2>/dev/null; then
+if ! "$py" -c 'import httpx, pytest, numpy, jsonschema, yaml' 2>/dev/null; then
   if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-httpx python3-pytest python3-numpy >/dev/null
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-httpx python3-pytest python3-numpy \
+      python3-jsonschema python3-yaml >/dev/null
   else
     echo "clients: $py lacks httpx, pytest or numpy (apt-get install python3-httpx python3-pytest python3-numpy)" >&2
     exit 1
