@@ -32,12 +32,13 @@ service=$!
 stop() { kill "$service" 2>/dev/null || true; wait "$service" 2>/dev/null || true; rm -rf "$store" "$log"; }
 trap stop EXIT
 export POSEKIT_URL="http://127.0.0.1:$port"
+up() { "$py" -c 'import sys, httpx; sys.exit(httpx.get(sys.argv[1]).status_code != 200)' "$POSEKIT_URL/api/v1/assets" 2>/dev/null; }
 for _ in $(seq 1 240); do
-  curl -fs -o /dev/null "$POSEKIT_URL/api/v1/assets" && break
+  up && break
   kill -0 "$service" 2>/dev/null || { echo "clients: the service exited:" >&2; tail -20 "$log" >&2; exit 1; }
   sleep 0.5
 done
-curl -fs -o /dev/null "$POSEKIT_URL/api/v1/assets" || { echo "clients: the service did not start" >&2; tail -20 "$log" >&2; exit 1; }
+up || { echo "clients: the service did not start" >&2; tail -20 "$log" >&2; exit 1; }
 echo "clients: posekit up at $POSEKIT_URL after $((SECONDS - started)) s"
 
 status=0

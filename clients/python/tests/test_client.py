@@ -152,6 +152,7 @@ def test_async_client_answers_as_the_sync_one(url: str, client: Posekit, fox: st
             m = await c.asset(fox).matrices(0, "float32", clip="Walk", time=0.5)
             frames = [f async for f in c.asset(fox).bake({"clip": "Walk", "times": [0, 0.5], "outputs": ["skinningMatrices"]}, "binary")]
             assert np.array_equal(frames[1].block("skinningMatrices"), m.data)
+            assert await c.asset(fox).skeleton(clip="Walk", time=0.5) == client.asset(fox).skeleton(clip="Walk", time=0.5)
             return m.data, len(frames)
     data, n = asyncio.run(run())
     assert n == 2

@@ -5,13 +5,16 @@ import asyncio
 import json
 import random
 import time as _time
-from typing import (Any, cast, AsyncIterator, Callable, Dict, Iterator, List, Literal, Mapping, Optional, Sequence, Tuple,
+from typing import (TYPE_CHECKING, Any, cast, AsyncIterator, Callable, Dict, Iterator, List, Literal, Mapping, Optional, Sequence, Tuple,
                     TypeVar, Union, overload)
 
 import httpx
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 from urllib.parse import quote
 
-from ._core import (API, BakeFrame, BinaryBakeReader, EtagCache, FileArg, Float32Answer, PosekitError, Request,
+from ._core import (API, Sampling, BakeFrame, BinaryBakeReader, EtagCache, FileArg, Float32Answer, PosekitError, Request,
                     TokenProvider, camel, error_of, files_of, float32_answer, query, retry_after_seconds,
                     sampling_request)
 
@@ -200,26 +203,26 @@ class Asset(_AssetRequests):
     def delete(self) -> None:
         self.client._run(self._delete())
 
-    def pose(self, space: Optional[Literal["local", "model"]] = None, **sampling: Any) -> Dict[str, Any]:
+    def pose(self, space: Optional[Literal["local", "model"]] = None, **sampling: Unpack[Sampling]) -> Dict[str, Any]:
         return self.client._run(self._pose(space, sampling))
 
     @overload
-    def matrices(self, skin: int = 0, format: Literal["json"] = "json", form: Optional[str] = None, **sampling: Any) -> Dict[str, Any]: ...
+    def matrices(self, skin: int = 0, format: Literal["json"] = "json", form: Optional[str] = None, **sampling: Unpack[Sampling]) -> Dict[str, Any]: ...
     @overload
-    def matrices(self, skin: int, format: Literal["float32"], form: Optional[str] = None, **sampling: Any) -> Float32Answer: ...
+    def matrices(self, skin: int, format: Literal["float32"], form: Optional[str] = None, **sampling: Unpack[Sampling]) -> Float32Answer: ...
 
-    def matrices(self, skin: int = 0, format: str = "json", form: Optional[str] = None, **sampling: Any) -> Any:
+    def matrices(self, skin: int = 0, format: str = "json", form: Optional[str] = None, **sampling: Unpack[Sampling]) -> Any:
         """Skinning matrices (model × inverse bind, column-major): JSON, or float32 laid out as Posekit-Layout says."""
         return self.client._run(self._matrices(skin, format, form, sampling))
 
     def skinned(self, mesh: int = 0, format: Literal["json", "float32", "glb"] = "json", attributes: Optional[str] = None,
-                skinning: Optional[Literal["linear", "dq"]] = None, **sampling: Any) -> Any:
+                skinning: Optional[Literal["linear", "dq"]] = None, **sampling: Unpack[Sampling]) -> Any:
         return self.client._run(self._skinned(mesh, format, attributes, skinning, sampling))
 
     def geometry(self, mesh: int = 0) -> Dict[str, Any]:
         return self.client._run(self._get(f"meshes/{mesh}", "application/json", _json, {}))
 
-    def posed_glb(self, compress: Optional[str] = None, **sampling: Any) -> bytes:
+    def posed_glb(self, compress: Optional[str] = None, **sampling: Unpack[Sampling]) -> bytes:
         return self.client._run(self._get("posed.glb", "model/gltf-binary", _bytes, {**sampling, "compress": compress}))
 
     def animated_glb(self, clips: Optional[Sequence[str]] = None, fps: Optional[float] = None,
@@ -228,14 +231,14 @@ class Asset(_AssetRequests):
                                           {"clips": list(clips) if clips else None, "fps": fps, "tolerance": tolerance, "compress": compress}))
 
     def render(self, width: Optional[int] = None, height: Optional[int] = None, view: Optional[str] = None,
-               background: Optional[str] = None, **sampling: Any) -> bytes:
+               background: Optional[str] = None, **sampling: Unpack[Sampling]) -> bytes:
         return self.client._run(self._get("render.png", "image/png", _bytes,
                                           {**sampling, "width": width, "height": height, "view": view, "background": background}))
 
-    def skeleton(self, nodes: Optional[str] = None, **sampling: Any) -> Dict[str, Any]:
+    def skeleton(self, nodes: Optional[str] = None, **sampling: Unpack[Sampling]) -> Dict[str, Any]:
         return self.client._run(self._get("skeleton", "application/json", _json, {**sampling, "nodes": nodes}))
 
-    def bounds(self, over: Optional[str] = None, **sampling: Any) -> Dict[str, Any]:
+    def bounds(self, over: Optional[str] = None, **sampling: Unpack[Sampling]) -> Dict[str, Any]:
         return self.client._run(self._get("bounds", "application/json", _json, {**sampling, "over": over}))
 
     def bake(self, spec: Mapping[str, Any], format: Literal["ndjson", "binary"] = "ndjson",
@@ -352,18 +355,27 @@ class AsyncAsset(_AssetRequests):
     async def delete(self) -> None:
         await self.client._run(self._delete())
 
-    async def pose(self, space: Optional[Literal["local", "model"]] = None, **sampling: Any) -> Dict[str, Any]:
+    async def pose(self, space: Optional[Literal["local", "model"]] = None, **sampling: Unpack[Sampling]) -> Dict[str, Any]:
         return await self.client._run(self._pose(space, sampling))
 
     async def matrices(self, skin: int = 0, format: Literal["json", "float32"] = "json", form: Optional[str] = None,
-                       **sampling: Any) -> Any:
+                       **sampling: Unpack[Sampling]) -> Any:
         return await self.client._run(self._matrices(skin, format, form, sampling))
 
     async def skinned(self, mesh: int = 0, format: Literal["json", "float32", "glb"] = "json",
-                      attributes: Optional[str] = None, skinning: Optional[str] = None, **sampling: Any) -> Any:
+                      attributes: Optional[str] = None, skinning: Optional[str] = None, **sampling: Unpack[Sampling]) -> Any:
         return await self.client._run(self._skinned(mesh, format, attributes, skinning, sampling))
 
-    async def posed_glb(self, compress: Optional[str] = None, **sampling: Any) -> bytes:
+    async def geometry(self, mesh: int = 0) -> Dict[str, Any]:
+        return await self.client._run(self._get(f"meshes/{mesh}", "application/json", _json, {}))
+
+    async def skeleton(self, nodes: Optional[str] = None, **sampling: Unpack[Sampling]) -> Dict[str, Any]:
+        return await self.client._run(self._get("skeleton", "application/json", _json, {**sampling, "nodes": nodes}))
+
+    async def bounds(self, over: Optional[str] = None, **sampling: Unpack[Sampling]) -> Dict[str, Any]:
+        return await self.client._run(self._get("bounds", "application/json", _json, {**sampling, "over": over}))
+
+    async def posed_glb(self, compress: Optional[str] = None, **sampling: Unpack[Sampling]) -> bytes:
         return await self.client._run(self._get("posed.glb", "model/gltf-binary", _bytes, {**sampling, "compress": compress}))
 
     async def animated_glb(self, clips: Optional[Sequence[str]] = None, fps: Optional[float] = None,
@@ -372,7 +384,7 @@ class AsyncAsset(_AssetRequests):
                                                 {"clips": list(clips) if clips else None, "fps": fps, "tolerance": tolerance, "compress": compress}))
 
     async def render(self, width: Optional[int] = None, height: Optional[int] = None, view: Optional[str] = None,
-                     background: Optional[str] = None, **sampling: Any) -> bytes:
+                     background: Optional[str] = None, **sampling: Unpack[Sampling]) -> bytes:
         return await self.client._run(self._get("render.png", "image/png", _bytes,
                                                 {**sampling, "width": width, "height": height, "view": view, "background": background}))
 
