@@ -18,10 +18,11 @@ if ! "$py" -c 'import httpx, pytest, numpy, jsonschema, yaml' 2>/dev/null; then
   fi
 fi
 
-jar=$(ls target/posekit*.jar 2>/dev/null | head -1 || true)
+jar=target/posekit.jar  # the service jar (pom finalName); other jars in target/ are tools' or tests'
+[ -f "$jar" ] || jar=
 if [ -z "$jar" ]; then
   ./mvnw -B -q -DskipTests -Dposekit.aot.skip package
-  jar=$(ls target/posekit*.jar | head -1)
+  jar=target/posekit.jar
 fi
 
 port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

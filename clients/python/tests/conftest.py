@@ -1,4 +1,4 @@
-"""The tests run against a real posekit: $POSEKIT_URL when set, else the service jar (../../target/posekit*.jar or
+"""The tests run against a real posekit: $POSEKIT_URL when set, else the service jar (../../target/posekit.jar or
 $POSEKIT_JAR) started here on a free port with a temporary store, and stopped after."""
 from __future__ import annotations
 
@@ -32,8 +32,8 @@ def url() -> Iterator[str]:
     if os.environ.get("POSEKIT_URL"):
         yield os.environ["POSEKIT_URL"]
         return
-    jars = [Path(os.environ["POSEKIT_JAR"])] if os.environ.get("POSEKIT_JAR") else sorted((ROOT / "target").glob("posekit*.jar"))
-    if not jars:
+    jars = [Path(os.environ.get("POSEKIT_JAR", ROOT / "target" / "posekit.jar"))]
+    if not jars[0].exists():
         pytest.fail("no service jar: build it (./mvnw -DskipTests -Dposekit.aot.skip package) or set POSEKIT_URL")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

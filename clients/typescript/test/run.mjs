@@ -16,7 +16,7 @@ let store;
 let url = process.env.POSEKIT_URL;
 if (!url) {
   const jar = process.env.POSEKIT_JAR
-    ?? readdirSync(join(root, 'target')).filter((f) => /^posekit.*\.jar$/.test(f)).map((f) => join(root, 'target', f))[0];
+    ?? join(root, 'target', 'posekit.jar');
   if (!jar || !existsSync(jar)) {
     console.error('no service jar: build it (./mvnw -DskipTests -Dposekit.aot.skip package) or set POSEKIT_URL');
     process.exit(2);
