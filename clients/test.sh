@@ -28,7 +28,8 @@ fi
 port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 store=$(mktemp -d)
 log=$(mktemp)
-java -jar "$jar" --server.port="$port" --server.address=127.0.0.1 --posekit.store.dir="$store" >"$log" 2>&1 &
+java -jar "$jar" --server.port="$port" --server.address=127.0.0.1 --posekit.store.dir="$store" \
+  --posekit.warm-up.duration=0 --posekit.warm-up.rounds=0 >"$log" 2>&1 &
 service=$!
 stop() { kill "$service" 2>/dev/null || true; wait "$service" 2>/dev/null || true; rm -rf "$store" "$log"; }
 trap stop EXIT

@@ -41,7 +41,7 @@ def url() -> Iterator[str]:
     store = tempfile.mkdtemp(prefix="posekit-py-store-")
     java = str(Path(os.environ["JAVA_HOME"]) / "bin" / "java") if os.environ.get("JAVA_HOME") else "java"
     server = subprocess.Popen([java, "-jar", str(jars[0]), f"--server.port={port}", "--server.address=127.0.0.1",
-                               f"--posekit.store.dir={store}"], stdout=subprocess.DEVNULL)
+                               f"--posekit.store.dir={store}", "--posekit.warm-up.duration=0", "--posekit.warm-up.rounds=0"], stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     try:

@@ -24,7 +24,7 @@ if (!url) {
   const port = await new Promise((ok) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => ok(p)); }); });
   store = mkdtempSync(join(tmpdir(), 'posekit-client-store-'));
   const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
-  server = spawn(java, ['-jar', jar, `--server.port=${port}`, '--server.address=127.0.0.1', `--posekit.store.dir=${store}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  server = spawn(java, ['-jar', jar, `--server.port=${port}`, '--server.address=127.0.0.1', `--posekit.store.dir=${store}`, '--posekit.warm-up.duration=0', '--posekit.warm-up.rounds=0'], { stdio: ['ignore', 'ignore', 'inherit'] });
   url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
