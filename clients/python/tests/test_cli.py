@@ -29,12 +29,13 @@ def test_upload_a_folder_in_parallel(url: str, assets: Path, tmp_path: Path) -> 
     for name in ("gltf/Fox/Fox.glb", "gltf/CesiumMan/CesiumMan.glb", "gltf/BrainStem/BrainStem.glb", "fbx/huesitos/huesitos.fbx"):
         shutil.copy(assets / name, tmp_path)
     (tmp_path / "notes.txt").write_text("not a model")
-    r = posekit(url, "upload", "--jobs", "3", str(tmp_path))
+    r = posekit(url, "upload", "--jobs", "3", "--progress", str(tmp_path))
     assert r.returncode == 0, r.stderr
     lines = [line.split("\t") for line in r.stdout.splitlines()]
     files = sorted(p for p in tmp_path.iterdir() if p.suffix != ".txt")
     assert [(i, f) for i, f, _ in lines] == [(sha256(p), str(p)) for p in files]
     assert {s for _, _, s in lines} <= {"created", "exists"}
+    assert "] 4/4 " in r.stderr  # the progress bar (asked for: stderr is not a terminal here)
 
 
 def test_upload_companions_together(url: str, assets: Path, tmp_path: Path) -> None:

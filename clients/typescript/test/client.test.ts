@@ -258,6 +258,16 @@ describe('posekit client against the service', { skip: !haveAssets && 'conforman
     assert.equal(log[2].headers.get('If-None-Match'), null);
   });
 
+  it('streams a bake: the first frame arrives before the rest, and aborting stops it', async () => {
+    const controller = new AbortController();
+    const frames = client.asset(foxId).bake({ clip: 'Run', loop: 'repeat', times: { start: 0, end: 200, fps: 60 }, outputs: ['modelPose'] }, { signal: controller.signal });
+    const first = await frames.next();
+    assert.equal(first.done, false);
+    assert.equal((first.value as { frame: number }).frame, 0);
+    controller.abort();
+    await assert.rejects(async () => { for await (const _ of frames) { /* drain */ } }, { name: 'AbortError' });
+  });
+
   it('cancels with an AbortSignal', async () => {
     const controller = new AbortController();
     controller.abort();
