@@ -25,23 +25,45 @@ if [ -z "$jar" ]; then
   jar=target/posekit.jar
 fi
 
-port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+free_port() { "$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+port=$(free_port)
+secured_port=$(free_port)
 store=$(mktemp -d)
-log=$(mktemp)
-java -jar "$jar" --server.port="$port" --server.address=127.0.0.1 --posekit.store.dir="$store" \
-  --posekit.warm-up.duration=0 --posekit.warm-up.rounds=0 >"$log" 2>&1 &
+# two services, booting together: one open (tenant default), one secured by API keys with a rate limit (tenant
+# acme: a read+write key and a read-only key, the tests' fixed keys; 1 request/s, burst 3) for the credential and
+# retry tests of both clients
+key_rw="pk_$(printf 'a%.0s' $(seq 43))"
+key_ro="pk_$(printf 'b%.0s' $(seq 43))"
+printf '%s acme posekit:read,posekit:write client tests\n%s acme posekit:read reader\n' \
+  "$(printf %s "$key_rw" | sha256sum | cut -c1-64)" "$(printf %s "$key_ro" | sha256sum | cut -c1-64)" >"$store/keys.txt"
+common=(--server.address=127.0.0.1 --posekit.warm-up.duration=0 --posekit.warm-up.rounds=0)
+java -jar "$jar" --server.port="$port" --posekit.store.dir="$store/open" "${common[@]}" >"$store/open.log" 2>&1 &
 service=$!
-stop() { kill "$service" 2>/dev/null || true; wait "$service" 2>/dev/null || true; rm -rf "$store" "$log"; }
+java -jar "$jar" --server.port="$secured_port" --posekit.store.dir="$store/secured" "${common[@]}" \
+  --posekit.security.api-keys-file="$store/keys.txt" --posekit.quota.requests-per-second=1 --posekit.quota.burst=3 \
+  >"$store/secured.log" 2>&1 &
+secured=$!
+stop() {
+  kill "$service" "$secured" 2>/dev/null || true
+  wait "$service" 2>/dev/null || true
+  wait "$secured" 2>/dev/null || true
+  rm -rf "$store"
+}
 trap stop EXIT
-export POSEKIT_URL="http://127.0.0.1:$port"
-up() { "$py" -c 'import sys, httpx; sys.exit(httpx.get(sys.argv[1]).status_code != 200)' "$POSEKIT_URL/api/v1/assets" 2>/dev/null; }
-for _ in $(seq 1 240); do
-  up && break
-  kill -0 "$service" 2>/dev/null || { echo "clients: the service exited:" >&2; tail -20 "$log" >&2; exit 1; }
-  sleep 0.5
+export POSEKIT_URL="http://127.0.0.1:$port" POSEKIT_SECURED_URL="http://127.0.0.1:$secured_port"
+# up: any HTTP answer (the secured one answers 401)
+up() { "$py" -c 'import sys, httpx; httpx.get(sys.argv[1])' "$1/api/v1/assets" 2>/dev/null; }
+for name in open secured; do
+  url=$POSEKIT_URL; pid=$service
+  [ "$name" = secured ] && { url=$POSEKIT_SECURED_URL; pid=$secured; }
+  for _ in $(seq 1 240); do
+    up "$url" && break
+    kill -0 "$pid" 2>/dev/null || { echo "clients: the $name service exited:" >&2; tail -20 "$store/$name.log" >&2; exit 1; }
+    sleep 0.5
+  done
+  up "$url" || { echo "clients: the $name service did not start" >&2; tail -20 "$store/$name.log" >&2; exit 1; }
 done
-up || { echo "clients: the service did not start" >&2; tail -20 "$log" >&2; exit 1; }
-echo "clients: posekit up at $POSEKIT_URL after $((SECONDS - started)) s"
+echo "clients: posekit up at $POSEKIT_URL, secured at $POSEKIT_SECURED_URL, after $((SECONDS - started)) s"
 
 status=0
 (cd clients/typescript && npm ci --no-audit --no-fund >/dev/null && npm test) || status=1
