@@ -109,6 +109,11 @@ def test_render_convert_retarget(url: str, assets: Path, tmp_path: Path) -> None
     assert r.returncode == 0, r.stderr
     glb = (tmp_path / "glb" / "huesitos.glb").read_bytes()
     assert glb[:4] == b"glTF" and int.from_bytes(glb[8:12], "little") == len(glb)
+    r = posekit(url, "convert", str(assets / "gltf/Fox/Fox.glb"), "--compress", "meshopt", "--out", str(tmp_path / "fox.glb"))
+    assert r.returncode == 0, r.stderr
+    packed = (tmp_path / "fox.glb").read_bytes()
+    gltf = json.loads(packed[20:20 + int.from_bytes(packed[12:16], "little")])
+    assert "EXT_meshopt_compression" in gltf["extensionsRequired"]
     report = tmp_path / "r.json"
     r = posekit(url, "retarget", str(assets / "gltf/CesiumMan/CesiumMan.glb"), str(assets / "gltf/RiggedFigure/RiggedFigure.glb"),
                 "--out", str(report))
