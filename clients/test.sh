@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds and tests both clients against one posekit started from the service jar (target/posekit*.jar; built with
-# the tests skipped when absent) on a free loopback port, then stops it. Exit status: non-zero when any client test
-# failed, or when pytest collected no test at all (exit 5: the suite always has tests, skipped or not, so 5 means it
-# was not found). Needs node/npm and Debian's python3 with httpx, pytest and numpy (installed here when root).
+# Builds and tests both clients against posekit started from the service jar (target/posekit.jar; built with the
+# tests skipped when absent) twice on free loopback ports — open, and secured by the tests' API keys with a rate
+# limit — then stops both. Exit status: non-zero when any client test failed, or when pytest collected no test at all
+# (exit 5: the suite always has tests, skipped or not, so 5 means it was not found). Needs node/npm and Debian's
+# python3 with httpx, pytest, numpy, jsonschema and yaml (installed here when root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
@@ -13,7 +14,7 @@ if ! "$py" -c 'import httpx, pytest, numpy, jsonschema, yaml' 2>/dev/null; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-httpx python3-pytest python3-numpy \
       python3-jsonschema python3-yaml >/dev/null
   else
-    echo "clients: $py lacks httpx, pytest or numpy (apt-get install python3-httpx python3-pytest python3-numpy)" >&2
+    echo "clients: $py lacks one of httpx, pytest, numpy, jsonschema, yaml (apt-get install python3-httpx python3-pytest python3-numpy python3-jsonschema python3-yaml)" >&2
     exit 1
   fi
 fi
