@@ -7,9 +7,9 @@
 # store, then runs load/lib/upload-memory.py under `taskset -c CLIENT_CPUS` (0), one phase after the other:
 #   16 concurrent 200 MB uploads of random bytes, raw, then multipart; 100 concurrent distinct 20 MB glTF models with
 #   a GET timed meanwhile; 200 refused bodies (10 GB declared) trickled on after their answer;
-# then waits 60 s and reads the resident memory again. Prints one JSON line per phase, and per profile the
+# the resident memory is read again SETTLE seconds after the random uploads (nothing of them is kept). Prints one JSON line per phase, and per profile the
 # OutOfMemoryErrors and errors in the service's log, whether it is alive, and its memory before, at peak and after.
-# Environment: JAVA_HOME (JDK 25) JAR PORT (18099) SERVICE_CPUS CLIENT_CPUS OUT_DIR (/tmp) SETTLE (60)
+# Environment: JAVA_HOME (JDK 25) JAR PORT (18099) SERVICE_CPUS CLIENT_CPUS OUT_DIR (/tmp) SETTLE (60) EXTRA_JAVA_OPTS
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}; JAR=${JAR:-target/posekit.jar}; PORT=${PORT:-18099}
@@ -32,6 +32,7 @@ for profile in "${PROFILES[@]}"; do
 -Dposekit.upload.max-bytes=1100MB" ;;
     *) echo "unknown profile $profile" >&2; exit 2 ;;
   esac
+  JAVA_OPTS="$JAVA_OPTS ${EXTRA_JAVA_OPTS:-}"
   start_posekit "$store" "$log"
   echo "== $profile ($JAVA_OPTS): started, $(rss_mb) MB resident" >&2
   before=$(rss_mb)
@@ -40,11 +41,14 @@ for profile in "${PROFILES[@]}"; do
   else
     phase large 16 200 raw
     phase large 16 200 multipart
+  fi
+  # what the refused uploads leave: nothing of them is kept, so memory should go back to where it started
+  sleep "$SETTLE"
+  after=$(rss_mb)
+  if [ "$profile" != small ]; then
     phase models 100 20
     phase trickle 200
   fi
-  sleep "$SETTLE"
-  after=$(rss_mb)
   alive=yes; kill -0 "$PID" 2>/dev/null || alive=no
   echo "{\"profile\":\"$profile\",\"oom\":$(grep -c OutOfMemoryError "$log" || true),\"errors_logged\":$(grep -c \
 ' ERROR ' "$log" || true),\"alive\":\"$alive\",\"rss_start_mb\":$before,\"rss_after_${SETTLE}s_mb\":\"$after\"}"

@@ -3,7 +3,8 @@
 
   upload-memory.py BASE PID large N MB raw|multipart   N concurrent uploads of MB random megabytes each
   upload-memory.py BASE PID models N MB                N concurrent distinct glTF models of about MB megabytes, while
-                                                       one client GETs the asset list and times each answer
+                                                       one client GETs an asset's summary on a kept-alive
+                                                       connection and times each answer
   upload-memory.py BASE PID trickle N                  N connections declare a 10 GB body (refused at once) and go on
                                                        trickling a byte every 0.5 s: how long after its answer each
                                                        connection is closed
@@ -206,15 +207,20 @@ def main():
         pieces = model_pieces(mb)
         latencies, done = [], threading.Event()
 
+        # a normal client meanwhile: the summary of an asset it uploaded before, on a kept-alive connection
+        import http.client
+        header, positions, total = model_pieces(1)
+        conn = http.client.HTTPConnection(HOST, PORT)
+        conn.request("POST", "/api/v1/assets?filename=calm.glb", body=header + bytes(positions),
+                     headers={"Content-Type": "application/octet-stream"})
+        calm = json.loads(conn.getresponse().read())["id"]
+
         def reader():
             while not done.is_set():
                 t0 = time.monotonic()
-                sock = socket.create_connection((HOST, PORT))
-                sock.sendall(f"GET /api/v1/assets?limit=10 HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n\r\n"
-                             .encode())
-                while sock.recv(65536):
-                    pass
-                sock.close()
+                conn.request("GET", f"/api/v1/assets/{calm}")
+                r = conn.getresponse()
+                r.read()
                 latencies.append(time.monotonic() - t0)
                 time.sleep(0.02)
         r = threading.Thread(target=reader, daemon=True)

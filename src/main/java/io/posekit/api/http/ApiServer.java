@@ -1,20 +1,13 @@
 package io.posekit.api.http;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import io.posekit.api.security.AccessPolicy;
 import io.posekit.api.security.Caller;
 import io.posekit.api.security.Denied;
@@ -22,8 +15,6 @@ import io.posekit.api.security.RateLimits;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
@@ -36,7 +27,6 @@ import reactor.netty.http.server.HttpServerResponse;
  */
 public final class ApiServer {
 
-    private static final Logger access = LoggerFactory.getLogger("posekit.access");
     private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
     /**
      * Where upload handlers run: a virtual thread each. They spend their time waiting for the parse and the disk, so
@@ -47,8 +37,6 @@ public final class ApiServer {
             Thread.ofVirtual().name("api-upload-", 0).factory());
     /** An upload's disk is reserved in steps of this many bytes. */
     private static final long SPOOL_STEP = 1 << 20;
-    /** A streamed body is written to the network in pieces of this many bytes. */
-    private static final int STREAM_CHUNK = 64 * 1024;
 
     private final Router router;
     private final List<String> prefixes;
@@ -59,10 +47,8 @@ public final class ApiServer {
     /** Streamed answers given up because their client stopped reading. */
     private final io.micrometer.core.instrument.Counter writeTimeouts;
     private final Edge edge;
-    private final ConcurrentHashMap<TimerKey, Timer> timers = new ConcurrentHashMap<>();
-
-    private record TimerKey(String method, String uri, int status, String exception) {
-    }
+    private final RequestLog requestLog;
+    private final StreamedAnswers streams;
 
     /**
      * What guards the server's edge besides routing: who may call ({@link AccessPolicy}), from which origins
@@ -104,6 +90,8 @@ public final class ApiServer {
                 .description("Streamed answers cut off because the client read nothing for the write timeout")
                 .register(meters);
         this.edge = edge;
+        this.requestLog = new RequestLog(meters);
+        this.streams = new StreamedAnswers(workers, edge.writeTimeout(), writeTimeouts);
     }
 
     public Router router() {
@@ -624,7 +612,7 @@ public final class ApiServer {
             }
             io.netty.channel.Channel[] channel = new io.netty.channel.Channel[1];
             response.withConnection(c -> channel[0] = c.channel());
-            return response.send(stream(gzip ? Compression.gzip(reply.stream()) : reply.stream(), channel[0]));
+            return response.send(streams.of(gzip ? Compression.gzip(reply.stream()) : reply.stream(), channel[0]));
         }
         ByteBuf body = reply.body();
         if (gzip && body.readableBytes() >= Compression.MIN_BYTES) {
@@ -647,185 +635,8 @@ public final class ApiServer {
         return response.sendObject(body);
     }
 
-    /**
-     * The pieces an output stream writes on a worker thread, waiting while the client reads slower: while the
-     * connection's outbound buffer is past Netty's high water mark (the channel is not writable), or nothing is asked
-     * for, so a stalled client holds at most about a chunk and the water mark of memory, and the stream gives up after
-     * the write timeout.
-     */
-    private Flux<ByteBuf> stream(Reply.StreamBody body, io.netty.channel.Channel channel) {
-        return Flux.<ByteBuf>create(sink -> {
-            try {
-                workers.execute(() -> {
-                    try (OutputStream out = new SinkOutputStream(sink, channel, edge.writeTimeout().toNanos(),
-                            writeTimeouts)) {
-                        body.writeTo(out);
-                    } catch (Throwable e) {
-                        if (!sink.isCancelled()) {
-                            log.warn("streamed answer failed after its start: {}", e.toString());
-                            sink.error(e);
-                        }
-                        return;
-                    }
-                    sink.complete();
-                });
-            } catch (RejectedExecutionException full) {
-                sink.error(full);
-            }
-        // Reactor Netty asks for many pieces at once and queues them itself: two at a time keep what a stalled
-        // client holds in memory to a few pieces, and let the write timeout see the stall
-        }).limitRate(2);
-    }
-
-    /** Sends what is written in pieces of {@link #STREAM_CHUNK} bytes, blocking while the client has asked for none. */
-    private static final class SinkOutputStream extends OutputStream {
-        private final FluxSink<ByteBuf> sink;
-        private final io.netty.channel.Channel channel;
-        private final long writeTimeoutNanos;
-        private final io.micrometer.core.instrument.Counter timeouts;
-        private final byte[] chunk = new byte[STREAM_CHUNK];
-        private int size;
-
-        /** @param channel the connection, or {@code null} when unknown (then only the demand is waited for) */
-        SinkOutputStream(FluxSink<ByteBuf> sink, io.netty.channel.Channel channel, long writeTimeoutNanos,
-                io.micrometer.core.instrument.Counter timeouts) {
-            this.sink = sink;
-            this.timeouts = timeouts;
-            this.channel = channel;
-            this.writeTimeoutNanos = writeTimeoutNanos;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            if (size == chunk.length) {
-                flush();
-            }
-            chunk[size++] = (byte) b;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            while (len > 0) {
-                if (size == chunk.length) {
-                    flush();
-                }
-                int n = Math.min(len, chunk.length - size);
-                System.arraycopy(b, off, chunk, size, n);
-                size += n;
-                off += n;
-                len -= n;
-            }
-        }
-
-        @Override
-        public void flush() throws IOException {
-            if (size == 0) {
-                return;
-            }
-            long since = System.nanoTime();
-            while (sink.requestedFromDownstream() == 0 || channel != null && !channel.isWritable()) {
-                if (sink.isCancelled()) {
-                    throw new IOException("the client went away");
-                }
-                if (System.nanoTime() - since > writeTimeoutNanos) {
-                    // a client that stopped reading must not hold a worker and the answer's state forever
-                    timeouts.increment();
-                    if (channel != null) {
-                        channel.close();
-                    }
-                    throw new IOException("the client read nothing for " + writeTimeoutNanos / 1_000_000 + " ms");
-                }
-                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
-            }
-            if (sink.isCancelled()) {
-                throw new IOException("the client went away");
-            }
-            sink.next(Unpooled.copiedBuffer(chunk, 0, size));
-            size = 0;
-        }
-
-        @Override
-        public void close() throws IOException {
-            flush();
-        }
-    }
-
     private void record(Call call, Route route, int status, Throwable failure) {
-        long nanos = System.nanoTime() - call.start;
-        String uri = route != null ? route.template().text() : status == 404 ? "NOT_FOUND" : "UNKNOWN";
-        String exception = failure == null ? "none" : failure.getClass().getSimpleName();
-        TimerKey key = new TimerKey(call.method, uri, status, exception);
-        Timer timer = timers.get(key);
-        if (timer == null) {
-            timer = timers.computeIfAbsent(key, k -> Timer.builder("http.server.requests")
-                    .description("HTTP server request processing time")
-                    .tags("method", k.method(), "uri", k.uri(), "status", Integer.toString(k.status()),
-                            "outcome", outcome(k.status()), "exception", k.exception(), "error", k.exception())
-                    .register(meters));
-        }
-        timer.record(nanos, TimeUnit.NANOSECONDS);
-        if (access.isInfoEnabled()) {
-            access.info(accessLine(call.method, call.path, status, nanos, call.client(), call.id, call.tenant));
-        }
-    }
-
-    /**
-     * {@code method=GET path=/api/… status=200 ms=1.84 client=10.0.0.7 id=4f… tenant=acme} (logfmt; the query is
-     * left out: unbounded, and not needed).
-     */
-    static String accessLine(String method, String path, int status, long nanos, String client, String id,
-            String tenant) {
-        StringBuilder b = new StringBuilder(96 + path.length());
-        b.append("method=").append(method).append(" path=");
-        quoted(path, b);
-        b.append(" status=").append(status).append(" ms=");
-        long hundredths = (nanos + 5_000) / 10_000;
-        b.append(hundredths / 100).append('.');
-        long frac = hundredths % 100;
-        if (frac < 10) {
-            b.append('0');
-        }
-        b.append(frac).append(" client=").append(client).append(" id=").append(id).append(" tenant=");
-        quoted(tenant, b);
-        return b.toString();
-    }
-
-    /** The path as a logfmt value: quoted when it holds spaces, quotes, '=' or control characters. */
-    private static void quoted(String path, StringBuilder b) {
-        boolean plain = true;
-        for (int i = 0; i < path.length(); i++) {
-            char c = path.charAt(i);
-            if (c == ' ' || c == '"' || c == '=' || c < 0x20) {
-                plain = false;
-                break;
-            }
-        }
-        if (plain) {
-            b.append(path);
-            return;
-        }
-        b.append('"');
-        for (int i = 0; i < path.length(); i++) {
-            char c = path.charAt(i);
-            if (c == '"' || c == '\\') {
-                b.append('\\').append(c);
-            } else {
-                b.append(c < 0x20 ? '?' : c);
-            }
-        }
-        b.append('"');
-    }
-
-    private static String outcome(int status) {
-        if (status < 200) {
-            return "INFORMATIONAL";
-        } else if (status < 300) {
-            return "SUCCESS";
-        } else if (status < 400) {
-            return "REDIRECTION";
-        } else if (status < 500) {
-            return "CLIENT_ERROR";
-        }
-        return "SERVER_ERROR";
+        requestLog.record(call.method, call.path, route, status, failure, System.nanoTime() - call.start,
+                call.client(), call.id, call.tenant);
     }
 }

@@ -171,7 +171,7 @@ class HttpEdgeApiTest {
         assertThat(hostile.headers().firstValue("X-Request-Id").orElseThrow()).matches("[0-9a-f]{16}");
         PosekitClient.Response problem = client.get("/api/v1/assets/" + "0".repeat(64));
         assertThat(problem.headers().firstValue("X-Request-Id").orElseThrow()).matches("[0-9a-f]{16}");
-        assertThat(ApiServer.accessLine("GET", "/a b", 200, 1_234_567, "10.0.0.7", "id1", "acme corp"))
+        assertThat(RequestLog.accessLine("GET", "/a b", 200, 1_234_567, "10.0.0.7", "id1", "acme corp"))
                 .isEqualTo("method=GET path=\"/a b\" status=200 ms=1.23 client=10.0.0.7 id=id1 tenant=\"acme corp\"");
     }
 
