@@ -22,7 +22,7 @@ COPY --from=layers /build/extracted/dependencies/ ./
 COPY --from=layers /build/extracted/spring-boot-loader/ ./
 COPY --from=layers /build/extracted/snapshot-dependencies/ ./
 COPY --from=layers /build/extracted/application/ ./
-ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:InitialRAMPercentage=25 -XX:+ExitOnOutOfMemoryError"
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:InitialRAMPercentage=25 -XX:+ExitOnOutOfMemoryError -XX:G1PeriodicGCInterval=30000"
 RUN java -Dspring.aot.enabled=true -XX:AOTCacheOutput=/app/posekit.aot -jar /app/posekit.jar \
         --server.port=0 --server.address=127.0.0.1 --posekit.security.mode=open --posekit.store.dir=/tmp/training-store \
         --posekit.warm-up.duration=${AOT_TRAINING} --posekit.warm-up.quiet=1h --posekit.warm-up.exit=true \
@@ -45,7 +45,7 @@ USER posekit:posekit
 # service refuses to start unless opened explicitly with POSEKIT_SECURITY_MODE=open (docs/security.md)
 ENV POSEKIT_STORE_DIR=/data \
     SERVER_ADDRESS=0.0.0.0 \
-    JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:InitialRAMPercentage=25 -XX:+ExitOnOutOfMemoryError"
+    JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:InitialRAMPercentage=25 -XX:+ExitOnOutOfMemoryError -XX:G1PeriodicGCInterval=30000"
 VOLUME /data
 EXPOSE 8080
 # readiness over plain bash (no curl in the JRE images): 200 once the store is writable, the start-up warm-up is done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Uploads that try to take a replica down (issue 38): memory, answers and connections under hostile concurrency.
-#   load/upload-memory.sh [PROFILE...]     PROFILE: heap1g (-Xmx1g, defaults), k8s (deploy/k8s's heap and settings:
-#                                          -Xmx1536m -XX:+ExitOnOutOfMemoryError, 512MB cache, 256MB in flight),
+#   load/upload-memory.sh [PROFILE...]     PROFILE: heap1g (-Xmx1g, defaults: the Serial GC on one CPU), k8s
+#                                          (deploy/k8s's heap, flags and settings: -Xmx1536m, G1 as on the pod's 2
+#                                          CPUs with its periodic GC, 512MB cache, 256MB in flight),
 #                                          small (-Xmx256m, a 1 GB upload allowed); default: heap1g k8s
 # For each profile: starts the jar (JAR, default target/posekit.jar) under `taskset -c SERVICE_CPUS` (1) on an empty
 # store, then runs load/lib/upload-memory.py under `taskset -c CLIENT_CPUS` (0), one phase after the other:
@@ -26,8 +27,8 @@ for profile in "${PROFILES[@]}"; do
   store=$(mktemp -d); log="$OUT_DIR/upload-memory-$profile.log"
   case $profile in
     heap1g) JAVA_OPTS="-Xmx1g" ;;
-    k8s) JAVA_OPTS="-Xmx1536m -XX:+ExitOnOutOfMemoryError -Dposekit.cache.max-bytes=512MB \
--Dposekit.upload.max-bytes=256MB -Dposekit.http.max-upload-bytes-in-flight=256MB" ;;
+    k8s) JAVA_OPTS="-Xmx1536m -XX:+ExitOnOutOfMemoryError -XX:+UseG1GC -XX:G1PeriodicGCInterval=30000 \
+-Dposekit.cache.max-bytes=512MB -Dposekit.upload.max-bytes=256MB -Dposekit.http.max-upload-bytes-in-flight=256MB" ;;
     small) JAVA_OPTS="-Xmx256m -XX:+ExitOnOutOfMemoryError -Dposekit.cache.max-bytes=48MB \
 -Dposekit.upload.max-bytes=1100MB" ;;
     *) echo "unknown profile $profile" >&2; exit 2 ;;

@@ -64,7 +64,7 @@ class KubernetesManifestsTest {
             Map.entry("POSEKIT_QUOTA_REQUESTS_PER_SECOND", "200"),
             Map.entry("POSEKIT_QUOTA_BURST", "400"),
             Map.entry("POSEKIT_CORS_ALLOWED_ORIGINS", ""),
-            Map.entry("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"));
+            Map.entry("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -XX:G1PeriodicGCInterval=30000"));
 
     private static KubernetesSchema schema;
     private static JsonNode kustomization;
