@@ -336,6 +336,8 @@ public final class AssetRepository {
      * @throws StoreUnavailableException when the store could not publish them durably
      */
     public List<StoredAsset> recoverUploads() {
+        // a store outside the file system (S3) spools in the temporary directory, which its own start-up does not tidy
+        UploadSpool.removeLeftovers(store.spoolDirectory(), java.time.Duration.ofHours(1));
         return timed("recover", () -> store.recover((meta, files) -> {
             try {
                 parsing.await(parsing.submit(ParsingPool.Kind.UPLOAD, () -> parseStored(files, "recovery")));

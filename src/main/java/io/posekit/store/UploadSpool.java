@@ -41,6 +41,29 @@ public final class UploadSpool implements AutoCloseable {
         this.dir = parent.resolve(PREFIX + UUID.randomUUID());
     }
 
+    /**
+     * Removes the spools a crash left in {@code parent}: those last modified more than {@code olderThan} ago (a younger
+     * one may be an upload in progress, perhaps another process's sharing the directory).
+     */
+    public static void removeLeftovers(Path parent, java.time.Duration olderThan) {
+        java.time.Instant cutoff = java.time.Instant.now().minus(olderThan);
+        try (var entries = Files.newDirectoryStream(parent, PREFIX + "*")) {
+            for (Path spool : entries) {
+                if (Files.getLastModifiedTime(spool).toInstant().isBefore(cutoff)) {
+                    try (var files = Files.list(spool)) {
+                        for (Path f : files.toList()) {
+                            Files.deleteIfExists(f);
+                        }
+                    }
+                    Files.deleteIfExists(spool);
+                }
+            }
+        } catch (IOException e) {
+            org.slf4j.LoggerFactory.getLogger(UploadSpool.class).warn("could not remove old spools in {}: {}", parent,
+                    e.toString());
+        }
+    }
+
     /** Where this spool writes. */
     public Path directory() {
         return dir;
