@@ -262,9 +262,12 @@ class UfbxConformanceTest {
                 maxError * Math.abs(scale), outside > 32 ? " among the first 32" : ""));
     }
 
-    /** The posekit mesh instances an OBJ mesh names. */
+    /**
+     * The posekit mesh instances an OBJ mesh names. Maya's {@code g} line lists the node's path, parent first
+     * ({@code g pCube1 pCube2}): the deepest name that is a mesh wins.
+     */
     private static List<Integer> match(ObjMeshes.Mesh om, Map<String, List<Integer>> byName, boolean blender) {
-        for (String n : om.names()) {
+        for (String n : om.names().reversed()) {
             List<Integer> k = byName.get(n);
             if (k != null) {
                 return k;
