@@ -32,7 +32,8 @@ import java.util.zip.Inflater;
  * exactly that many; a record's children end with a NULL record exactly at its end offset. An array is charged to
  * the budget (count × element size) before it is allocated or inflated, and zlib data that could not expand to the
  * declared size (deflate expands at most {@value #MAX_DEFLATE_RATIO} times) is refused before allocating. Strings
- * and names are decoded as UTF-8 (malformed sequences become U+FFFD); {@code C} is true for any non-zero byte.
+ * and names are decoded as UTF-8 (malformed sequences become U+FFFD); {@code C} is a letter ({@code String}) when its
+ * byte is an ASCII letter (FBX 6.x writes key modes so), else true for any non-zero byte.
  */
 final class FbxBinaryReader {
 
@@ -247,7 +248,10 @@ final class FbxBinaryReader {
             }
             case 'C' -> {
                 need(where, index, p, d, 1, end);
-                out.add(b[d] != 0);
+                int c = b[d] & 0xFF;
+                // FBX 6.x writes letters as C (a take's key modes U, a, n, …; Shading: Y): kept as the letter, as the
+                // ASCII reader gives the bare word
+                out.add(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' ? String.valueOf((char) c) : c != 0);
                 return d + 1L;
             }
             case 'I' -> {

@@ -29,7 +29,13 @@ public final class FbxSceneTimes {
     public static Stacks of(byte[] file) {
         DecodeBudget budget = ImportLimits.DEFAULT.newBudget();
         FbxReader.Document doc = FbxReader.read(file, ImportLimits.DEFAULT, budget);
-        FbxScene scene = FbxScene.of(doc.root(), doc.version(), budget, new ImportWarnings());
+        FbxNode root = doc.root();
+        int version = doc.version();
+        if (version < FbxLegacy.AS_VERSION) {
+            root = FbxLegacy.upgrade(root, version, budget, new ImportWarnings());
+            version = FbxLegacy.AS_VERSION;
+        }
+        FbxScene scene = FbxScene.of(root, version, budget, new ImportWarnings());
         Map<String, Double> starts = new LinkedHashMap<>();
         for (FbxScene.FbxObject stack : scene.objects("AnimationStack")) {
             starts.putIfAbsent(stack.name(), FbxAnimation.span(scene, stack)[0] / (double) FbxScene.TICKS_PER_SECOND);
