@@ -68,7 +68,7 @@ public final class AssetImporters {
      */
     public Imported importUpload(List<SourceFile> uploaded) {
         List<SourceFile> files = unpackZips(uploaded);
-        SourceFile main = findMain(files);
+        SourceFile main = findMain(files, zaeRoot(uploaded, files));
         AssetFormat format = AssetFormat.byFileName(main.name()).orElseThrow();
         if (main.size() == 0) {
             throw ImportException.invalid(main.baseName() + " is empty");
@@ -111,8 +111,22 @@ public final class AssetImporters {
         }
     }
 
+    /** A zip upload: {@code .zip}, or {@code .zae} (zipped COLLADA, whose {@code manifest.xml} names the model). */
     private static boolean isZip(SourceFile f) {
-        return f.name().toLowerCase(Locale.ROOT).endsWith(".zip");
+        String lower = f.name().toLowerCase(Locale.ROOT);
+        return lower.endsWith(".zip") || isZae(f);
+    }
+
+    private static boolean isZae(SourceFile f) {
+        return f.name().toLowerCase(Locale.ROOT).endsWith(".zae");
+    }
+
+    /** The model a single {@code .zae}'s manifest names among the unpacked {@code files}, if that is the upload. */
+    private static java.util.Optional<String> zaeRoot(List<SourceFile> uploaded, List<SourceFile> files) {
+        if (uploaded.size() != 1 || !isZae(uploaded.getFirst())) {
+            return java.util.Optional.empty();
+        }
+        return ZaeManifest.daeRoot(uploaded.getFirst().name(), files);
     }
 
     private ImportScene read(AssetImporter importer, SourceFile main, SourceFiles files) {
@@ -140,8 +154,8 @@ public final class AssetImporters {
         return files;
     }
 
-    private SourceFile findMain(List<SourceFile> files) {
-        String main = findMainName(files.stream().map(SourceFile::name).toList());
+    private SourceFile findMain(List<SourceFile> files, java.util.Optional<String> named) {
+        String main = named.orElseGet(() -> findMainName(files.stream().map(SourceFile::name).toList()));
         return files.stream().filter(f -> f.name().equals(main)).findFirst().orElseThrow();
     }
 

@@ -34,10 +34,12 @@ public final class SourceFiles {
     /**
      * Resolves {@code relativePath} (already percent-decoded, {@code /}-separated) from the directory of
      * {@code from}: first as an exact path within the upload, then, when that finds nothing, by a unique
-     * file with the same base name (multipart uploads carry base names only).
+     * file with the same base name (multipart uploads carry base names only), and last by a unique file whose path,
+     * else whose base name, equals it ignoring case — files made on Windows name {@code MP5SIL.BMP} beside an
+     * {@code mp5sil.bmp} (assimp's test models), which Windows and assimp's default IO system find.
      *
      * @return the file, or empty when the path is absolute, escapes the upload, or matches nothing or
-     *     several files
+     *     several files at the first step that matches any
      */
     public Optional<SourceFile> resolve(SourceFile from, String relativePath) {
         if (relativePath.isEmpty() || relativePath.startsWith("/") || relativePath.startsWith("\\")
@@ -55,16 +57,25 @@ public final class SourceFiles {
             }
         }
         String base = normalized.substring(normalized.lastIndexOf('/') + 1);
-        SourceFile match = null;
-        for (SourceFile f : files) {
-            if (f.baseName().equals(base)) {
-                if (match != null) {
-                    return Optional.empty();
+        for (int step = 0; step < 3; step++) {
+            SourceFile match = null;
+            int matches = 0;
+            for (SourceFile f : files) {
+                boolean hit = switch (step) {
+                    case 0 -> f.baseName().equals(base);
+                    case 1 -> f.name().equalsIgnoreCase(normalized);
+                    default -> f.baseName().equalsIgnoreCase(base);
+                };
+                if (hit) {
+                    match = f;
+                    matches++;
                 }
-                match = f;
+            }
+            if (matches > 0) {
+                return matches == 1 ? Optional.of(match) : Optional.empty();
             }
         }
-        return Optional.ofNullable(match);
+        return Optional.empty();
     }
 
     /** Removes {@code .} and {@code dir/..} segments; {@code null} when the path climbs above the root. */

@@ -162,8 +162,10 @@ public final class AnimatedGltf {
         }
         Set<Integer> skinnedBy = new HashSet<>();
         List<Clip> clips = selectedClips(model, options.clips());
-        if (rig.nodeCount() == 0 || model.meshes().isEmpty() && clips.isEmpty() && model.skins().isEmpty()) {
-            throw new IllegalArgumentException("the asset has no meshes, skins or clips to export");
+        // an asset of nodes alone (COLLADA's cameras.dae, lights.dae; a BVH-less empty scene) is still a scene
+        // glTF can hold: assimp and three.js export its nodes, and so does posekit
+        if (rig.nodeCount() == 0) {
+            throw new IllegalArgumentException("the asset has no nodes to export");
         }
         int n = rig.nodeCount();
         List<List<Integer>> children = new ArrayList<>();
@@ -277,7 +279,8 @@ public final class AnimatedGltf {
      * Builds the export of {@code model}.
      *
      * @throws IllegalArgumentException when a named clip is not in the model (the message names it), the asset has
-     *     nothing to export (no meshes, skins or clips), a clip would take more than
+     *     no nodes (an asset of nodes alone, without meshes, skins or clips, is exported as its nodes), a clip would
+     *     take more than
      *     {@value ClipResampler#MAX_FRAMES} frames to resample, or the output would exceed 2 GiB
      */
     public static AnimatedGltf of(Model model, Options options) {

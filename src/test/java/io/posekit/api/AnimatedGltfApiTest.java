@@ -122,14 +122,16 @@ class AnimatedGltfApiTest {
     }
 
     @Test
-    void anAssetWithNothingToExportIsUnprocessable() {
+    void anAssetOfNodesAloneIsExportedAsItsNodes() {
         GltfBuilder b = new GltfBuilder();
         int node = b.node("Empty").index();
         b.addScene("scene", node);
         PosekitClient.Response up = client.upload("empty.glb", b.toGlb());
         assertThat(up.status()).as(up.toString()).isIn(200, 201);
         String id = up.json().get("id").asString();
-        assertProblem(client.get("/api/v1/assets/" + id + "/animated.glb", GLB), 422,
-                "asset '" + id + "': the asset has no meshes, skins or clips to export");
+        PosekitClient.Response glb = client.get("/api/v1/assets/" + id + "/animated.glb", GLB);
+        assertThat(glb.status()).as(glb.toString()).isEqualTo(200);
+        assertThat(io.posekit.export.GlbFile.parse(glb.body()).json().get("nodes").get(0).get("name").asString())
+                .isEqualTo("Empty");
     }
 }

@@ -110,4 +110,49 @@ class AssetImportersTest {
         assertThat(importers.mainFileOf(List.of(gltf, zip))).isEmpty(); // two models, one of them zipped
         assertThat(importers.mainFileOf(List.of(new SourceFile("a.zip", new byte[] {3})))).isEmpty(); // not a zip
     }
+
+    private static final String DAE = "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">"
+            + "<asset/><library_visual_scenes><visual_scene id=\"s\"><node id=\"%s\" name=\"%s\"/></visual_scene>"
+            + "</library_visual_scenes><scene><instance_visual_scene url=\"#s\"/></scene></COLLADA>";
+
+    private static byte[] dae(String node) {
+        return String.format(DAE, node, node).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * A {@code .zae} (zipped COLLADA, as SketchUp, OpenCOLLADA and assimp's test models have it): a zip of the
+     * {@code .dae}, its images and {@code manifest.xml}, whose {@code dae_root} names the model; read like a zip.
+     */
+    @Test
+    void zaeZippedColladaIsReadByItsManifestsDaeRoot() throws Exception {
+        AssetImporters importers = AssetImporters.all(ImportLimits.DEFAULT);
+        java.util.Map<String, byte[]> entries = new java.util.LinkedHashMap<>();
+        entries.put("manifest.xml", ("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<dae_root>./models/duck.dae</dae_root>\n")
+                .getBytes(StandardCharsets.UTF_8));
+        entries.put("models/duck.dae", dae("duck"));
+        entries.put("models/duckCM.png", new byte[] {1, 2, 3});
+        SourceFile zae = new SourceFile("duck.zae", ZipUnpackerTest.zip(entries));
+        AssetImporters.Imported imported = importers.importUpload(List.of(zae));
+        assertThat(imported.main().name()).isEqualTo("models/duck.dae");
+        assertThat(imported.model().format()).isEqualTo(AssetFormat.COLLADA);
+        assertThat(imported.model().rig().names()).contains("duck");
+        assertThat(importers.mainFileOf(List.of(zae))).contains("models/duck.dae");
+
+        // two COLLADA files: the manifest says which is the model
+        entries.put("models/proxy.dae", dae("proxy"));
+        SourceFile two = new SourceFile("duck.zae", ZipUnpackerTest.zip(entries));
+        assertThat(importers.importUpload(List.of(two)).model().rig().names()).contains("duck").doesNotContain("proxy");
+        // the same bytes named .zip have no manifest rule: two model files
+        assertThatThrownBy(() -> importers.importUpload(List.of(new SourceFile("duck.zip", two.bytes()))))
+                .hasMessage("the upload holds 2 model files (models/duck.dae, models/proxy.dae); upload one asset at a time");
+
+        // a manifest naming what the archive lacks, or no model file, is a clear 422
+        entries.put("manifest.xml", "<dae_root>gone.dae</dae_root>".getBytes(StandardCharsets.UTF_8));
+        assertThatThrownBy(() -> importers.importUpload(List.of(new SourceFile("duck.zae", ZipUnpackerTest.zip(entries)))))
+                .isInstanceOfSatisfying(ImportException.class, e -> assertThat(e.kind()).isEqualTo(ImportException.Kind.INVALID))
+                .hasMessage("duck.zae: its manifest.xml names the model 'gone.dae', which the archive does not hold");
+        entries.put("manifest.xml", "<dae_root>models/duckCM.png</dae_root>".getBytes(StandardCharsets.UTF_8));
+        assertThatThrownBy(() -> importers.importUpload(List.of(new SourceFile("duck.zae", ZipUnpackerTest.zip(entries)))))
+                .hasMessage("duck.zae: its manifest.xml names the model 'models/duckCM.png', which is not a model file");
+    }
 }

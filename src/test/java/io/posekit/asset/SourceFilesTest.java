@@ -27,6 +27,24 @@ class SourceFilesTest {
         assertThat(twice.resolve(gltf, "x/fox.bin")).isEmpty();
     }
 
+    /**
+     * An FBX written on Windows names {@code MP5SIL.BMP}; the upload holds {@code mp5sil.bmp} (assimp's test models):
+     * matched ignoring case when no name matches exactly, and only when one file does.
+     */
+    @Test
+    void windowsExportersUpperCaseNamesFindTheUniqueFileOfAnyCase() {
+        SourceFile fbx = new SourceFile("guns/mp5.fbx", new byte[] {1});
+        SourceFile lower = new SourceFile("guns/mp5sil.bmp", new byte[] {2});
+        SourceFiles upload = new SourceFiles(List.of(fbx, lower));
+        assertThat(upload.resolve(fbx, "MP5SIL.BMP")).contains(lower);
+        assertThat(upload.resolve(fbx, "Textures/Mp5Sil.bmp")).contains(lower); // by base name, ignoring case
+        SourceFile upper = new SourceFile("guns/MP5SIL.BMP", new byte[] {3});
+        SourceFiles both = new SourceFiles(List.of(fbx, lower, upper));
+        assertThat(both.resolve(fbx, "MP5SIL.BMP")).contains(upper); // the exact name first
+        assertThat(both.resolve(fbx, "mp5sil.bmp")).contains(lower);
+        assertThat(both.resolve(fbx, "Mp5Sil.Bmp")).isEmpty(); // two files match ignoring case: neither is chosen
+    }
+
     @Test
     void neverResolvesOutsideTheUpload() {
         assertThat(files.resolve(gltf, "/etc/passwd")).isEmpty();

@@ -307,9 +307,29 @@ class AnimatedGltfTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("unknown clip 'Jump'");
         assertThatThrownBy(() -> new AnimatedGltf.Options(null, 0.0, 1e-4)).hasMessage("fps 0.0 is not a positive number");
         assertThatThrownBy(() -> new AnimatedGltf.Options(null, null, -1)).hasMessage("tolerance -1.0 is not a non-negative number");
-        Model empty = new Model(AssetFormat.GLTF, rig(), List.of(), List.of(), List.of(), List.of());
-        assertThatThrownBy(() -> AnimatedGltf.of(empty, AnimatedGltf.Options.DEFAULT))
-                .hasMessage("the asset has no meshes, skins or clips to export");
+    }
+
+    /**
+     * COLLADA's cameras.dae and lights.dae (assimp's test models, from 3ds Max and Maya) hold nodes and nothing
+     * posekit draws or animates: the export is a glTF of those nodes, at rest, not a refusal.
+     */
+    @Test
+    void colladaCamerasAndLightsNodeOnlyAssetsExportTheirNodes() {
+        Model nodesOnly = new Model(AssetFormat.COLLADA, rig(), List.of(), List.of(), List.of(), List.of());
+        GlbFile f = GlbFile.parse(AnimatedGltf.of(nodesOnly, AnimatedGltf.Options.DEFAULT).glb());
+        JsonNode nodes = f.json().get("nodes");
+        assertThat(nodes).hasSize(3);
+        assertThat(nodes.get(0).get("name").asString()).isEqualTo("Root");
+        assertThat(nodes.get(0).get("children").get(0).asInt()).isEqualTo(1);
+        assertThat(nodes.get(1).get("name").asString()).isEqualTo("Arm");
+        assertThat(nodes.get(0).get("translation").get(1).asDouble()).isEqualTo(1.0);
+        assertThat(nodes.get(1).get("translation").get(0).asDouble()).isEqualTo(1.0);
+        assertThat(nodes.get(1).get("rotation").get(2).floatValue()).isEqualTo(S);
+        assertThat(f.json().get("scenes").get(0).get("nodes").get(0).asInt()).isZero();
+        assertThat(f.json().has("meshes")).isFalse();
+        assertThat(f.json().has("animations")).isFalse();
+        assertThat(RoundTrip.reimport(AnimatedGltf.of(nodesOnly, AnimatedGltf.Options.DEFAULT).glb()).rig().names())
+                .containsExactly("Root", "Arm", "Hand");
     }
 
     @Test

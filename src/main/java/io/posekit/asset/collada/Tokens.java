@@ -10,6 +10,14 @@ import io.posekit.asset.ImportException;
  * that (hex floats, {@code f}/{@code d} suffixes) are rejected, as are values that overflow to infinity: every
  * float posekit reads from a COLLADA file is geometry, skin, transform or animation data and must be finite.
  * Arrays sized by a count are charged to the {@link DecodeBudget} before they are allocated.
+ *
+ * <p><b>Decimal commas.</b> 3ds Max's COLLADA exporter, run under a locale with a decimal comma, writes
+ * {@code <translate>-7,589569 -14,885468 0,000000</translate>}. assimp reads a comma followed by a digit as the decimal
+ * point ({@code fast_atoreal_move}); posekit does so only where it is unambiguous: in a list whose number of values is
+ * known (a transform element's, {@code <bind_shape_matrix>}'s 16, a {@code <float_array>}'s {@code count}), when the
+ * whitespace-separated tokens number exactly that many — so the commas cannot be separators — a token of the form
+ * {@code [+-]digits,digits[exponent]} is read with the comma as the decimal point. Anywhere else a comma is not a
+ * number.
  */
 final class Tokens {
 
@@ -66,15 +74,40 @@ final class Tokens {
         budget.charge(count, 4, what);
         float[] out = new float[count];
         Cursor c = new Cursor(text);
+        int commas = -1; // whether decimal commas are unambiguous here: counted once, at the first comma
         for (int i = 0; i < count; i++) {
             budget.checkTime();
             String token = c.next();
             if (token == null) {
                 throw ImportException.invalid(what + " has count " + count + " but only " + i + " values");
             }
+            if (token.indexOf(',') >= 0) {
+                if (commas < 0) {
+                    commas = count(text) == count ? 1 : 0;
+                }
+                if (commas == 1) {
+                    token = decimalComma(token);
+                }
+            }
             out[i] = parseFloat(token, what, i);
         }
         return out;
+    }
+
+    /**
+     * {@code token} with its decimal comma made a point when it has the form {@code [+-]digits,digits[exponent]}
+     * (see the class comment for when that is asked); otherwise {@code token} as it is.
+     */
+    static String decimalComma(String token) {
+        int comma = token.indexOf(',');
+        if (comma < 0 || token.indexOf(',', comma + 1) >= 0 || token.indexOf('.') >= 0) {
+            return token;
+        }
+        int sign = token.charAt(0) == '-' || token.charAt(0) == '+' ? 1 : 0;
+        if (comma == sign || comma + 1 >= token.length() || !isDigit(token.charAt(comma + 1))) {
+            return token;
+        }
+        return token.substring(0, comma) + '.' + token.substring(comma + 1);
     }
 
     /**
@@ -90,7 +123,8 @@ final class Tokens {
         double[] out = new double[n];
         Cursor c = new Cursor(text);
         for (int i = 0; i < n; i++) {
-            String token = c.next();
+            // the count matches, so a comma inside a token is a decimal comma (see the class comment)
+            String token = decimalComma(c.next());
             checkNumber(token, what, i);
             double v = Double.parseDouble(token);
             if (!Double.isFinite(v)) {

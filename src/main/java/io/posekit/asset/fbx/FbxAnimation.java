@@ -79,16 +79,9 @@ final class FbxAnimation {
 
     private static ImportScene.Clip clip(FbxScene scene, FbxHierarchy nodes, List<FbxBlendShapes.Placement> morphs,
             FbxScene.FbxObject stack, String name, DecodeBudget budget, ImportWarnings warnings) {
-        FbxProperties props = scene.properties(stack);
-        long start = props.integer("LocalStart", 0);
-        long stop = props.integer("LocalStop", 0);
-        if (stop <= start) {
-            long[] take = takeTime(scene, stack.name());
-            if (take != null) {
-                start = take[0];
-                stop = take[1];
-            }
-        }
+        long[] span = span(scene, stack);
+        long start = span[0];
+        long stop = span[1];
         Double duration = stop > start ? (double) (stop - start) / FbxScene.TICKS_PER_SECOND : null;
         String where = stack.label();
         List<FbxScene.FbxObject> layers = scene.sources(stack.id(), "AnimationLayer", null);
@@ -216,6 +209,24 @@ final class FbxAnimation {
             case "d|Z", "Z" -> 2;
             default -> -1;
         };
+    }
+
+    /**
+     * The stack's span in FBX ticks of scene time, {start, stop}: its {@code LocalStart}/{@code LocalStop}, else its
+     * take's {@code LocalTime}; stop ≤ start when neither gives one. Clip time 0 is {@code start}.
+     */
+    static long[] span(FbxScene scene, FbxScene.FbxObject stack) {
+        FbxProperties props = scene.properties(stack);
+        long start = props.integer("LocalStart", 0);
+        long stop = props.integer("LocalStop", 0);
+        if (stop <= start) {
+            long[] take = takeTime(scene, stack.name());
+            if (take != null) {
+                start = take[0];
+                stop = take[1];
+            }
+        }
+        return new long[] {start, stop};
     }
 
     /** {@code Takes/Take "name"/LocalTime: start, stop}, or {@code null}. */

@@ -344,6 +344,9 @@ final class FbxAsciiReader {
                 if (pos < b.length && b[pos] == ',') {
                     pos++;
                     skipSpace(true);
+                    if (pos < b.length && b[pos] == '}') {
+                        break; // a trailing comma before the brace (ufbx's synthetic_vertex_gaps): ufbx reads it
+                    }
                     continue;
                 }
                 break;

@@ -21,8 +21,10 @@ import java.util.zip.Inflater;
  * offset (absolute), property count and property list length — uint32 each before version 7500, uint64 from 7500 —
  * a uint8 name length and the name, the properties, and, when the end offset leaves room after them, child records
  * closed by a NULL record (a record header of zero bytes, 13 or 25 of them). A property is a type code and its data:
- * {@code Y C I F D L} scalars, {@code S R} a uint32 length and bytes, {@code f d l i b} arrays of a uint32 element
- * count, uint32 encoding (0 raw, 1 zlib) and uint32 stored length.
+ * {@code Y C I F D L} scalars, {@code S R} a uint32 length and bytes, {@code f d l i b c} arrays of a uint32 element
+ * count, uint32 encoding (0 raw, 1 zlib) and uint32 stored length. {@code c} (a byte array, which 3ds Max writes
+ * for the header thumbnail's {@code ImageData}) is not in Autodesk's list but assimp and ufbx read it as bytes, and
+ * so does posekit ({@code byte[]}): a property nobody reads must not refuse the model.
  *
  * <p>Every offset and length is checked before it is used: a record lies inside its parent (or the file), its end
  * offset lies past its own header, its properties take exactly the declared property list length, every property's
@@ -30,7 +32,8 @@ import java.util.zip.Inflater;
  * exactly that many; a record's children end with a NULL record exactly at its end offset. An array is charged to
  * the budget (count × element size) before it is allocated or inflated, and zlib data that could not expand to the
  * declared size (deflate expands at most {@value #MAX_DEFLATE_RATIO} times) is refused before allocating. Strings
- * and names are decoded as UTF-8 (malformed sequences become U+FFFD); {@code C} is true for any non-zero byte.
+ * and names are decoded as UTF-8 (malformed sequences become U+FFFD); {@code C} is a letter ({@code String}) when its
+ * byte is an ASCII letter (FBX 6.x writes key modes so), else true for any non-zero byte.
  */
 final class FbxBinaryReader {
 
@@ -245,7 +248,10 @@ final class FbxBinaryReader {
             }
             case 'C' -> {
                 need(where, index, p, d, 1, end);
-                out.add(b[d] != 0);
+                int c = b[d] & 0xFF;
+                // FBX 6.x writes letters as C (a take's key modes U, a, n, …; Shading: Y): kept as the letter, as the
+                // ASCII reader gives the bare word
+                out.add(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' ? String.valueOf((char) c) : c != 0);
                 return d + 1L;
             }
             case 'I' -> {
@@ -282,7 +288,7 @@ final class FbxBinaryReader {
                         : java.util.Arrays.copyOfRange(b, from, from + (int) length));
                 return from + length;
             }
-            case 'f', 'd', 'l', 'i', 'b' -> {
+            case 'f', 'd', 'l', 'i', 'b', 'c' -> {
                 return array(prop(where, index, code, p), (char) code, d, end, out);
             }
             default -> throw ImportException.invalid(where + ": property " + index + " at byte " + p
@@ -415,6 +421,7 @@ final class FbxBinaryReader {
             case 'd' -> new double[n];
             case 'l' -> new long[n];
             case 'i' -> new int[n];
+            case 'c' -> new byte[n];
             default -> new boolean[n];
         };
     }
@@ -427,6 +434,7 @@ final class FbxBinaryReader {
             case double[] v -> buffer.asDoubleBuffer().get(v, index, length / 8);
             case long[] l -> buffer.asLongBuffer().get(l, index, length / 8);
             case int[] v -> buffer.asIntBuffer().get(v, index, length / 4);
+            case byte[] c -> System.arraycopy(src, at, c, index, length);
             case boolean[] z -> {
                 for (int k = 0; k < length; k++) {
                     z[index + k] = src[at + k] != 0;
@@ -438,7 +446,7 @@ final class FbxBinaryReader {
 
     static int elementSize(char code) {
         return switch (code) {
-            case 'b' -> 1;
+            case 'b', 'c' -> 1;
             case 'f', 'i' -> 4;
             default -> 8;
         };
@@ -450,6 +458,7 @@ final class FbxBinaryReader {
             case 'd' -> "doubles";
             case 'l' -> "longs";
             case 'i' -> "ints";
+            case 'c' -> "bytes";
             default -> "booleans";
         };
     }
@@ -469,6 +478,7 @@ final class FbxBinaryReader {
             case 'l' -> "l, int64 array";
             case 'i' -> "i, int32 array";
             case 'b' -> "b, boolean array";
+            case 'c' -> "c, byte array";
             default -> codeName(code);
         };
     }

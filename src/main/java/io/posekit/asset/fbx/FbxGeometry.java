@@ -94,7 +94,41 @@ final class FbxGeometry {
     }
 
     /** One layer element: where each polygon corner's value is. */
-    private record Layer(String what, String arrayName, int mapping, double[] data, int components, int[] index) {
+    /**
+     * A layer element as read. {@code missingIndex} names the index array an {@code IndexToDirect} layer lacks
+     * ({@code null} when it has it or is {@code Direct}); {@link #withoutIndex} settles such a layer once the counts
+     * are known.
+     */
+    private record Layer(String what, String arrayName, int mapping, double[] data, int components, int[] index,
+            String missingIndex) {
+
+        Layer(String what, String arrayName, int mapping, double[] data, int components, int[] index) {
+            this(what, arrayName, mapping, data, components, index, null);
+        }
+
+        /**
+         * This layer, or for an {@code IndexToDirect} layer without its index array the same layer read as
+         * {@code Direct} when its data holds exactly one element per mapped element ({@code expected}: corners,
+         * control points, polygons, or 1 for AllSame) — 3ds Max writes colour layers so, and assimp and ufbx read
+         * them as direct — with a warning. Any other count is ambiguous and refused.
+         *
+         * @throws ImportException invalid (422) when the index is missing and the counts do not make it direct
+         */
+        Layer withoutIndex(int expected, String geometry, ImportWarnings warnings) {
+            if (missingIndex == null) {
+                return this;
+            }
+            int elements = data.length / components;
+            if (elements != expected) {
+                throw ImportException.invalid(geometry + ": " + what + " is IndexToDirect but has no '" + missingIndex
+                        + "' array, and its " + elements + " elements of '" + arrayName + "' are not one per "
+                        + unit() + " (" + expected + ")");
+            }
+            warnings.add(geometry + ": " + what + " is IndexToDirect but has no '" + missingIndex + "' array; its "
+                    + elements + " elements, one per " + unit()
+                    + ", are read as Direct");
+            return new Layer(what, arrayName, mapping, data, components, null, null);
+        }
 
         /** The data element of a polygon corner. */
         int element(int corner, int controlPoint, int polygon, String geometry) {
@@ -121,6 +155,16 @@ final class FbxGeometry {
                         + " elements, but " + describe(corner, controlPoint, polygon) + " needs element " + e);
             }
             return e;
+        }
+
+        /** What one element of this layer's mapping is, for messages. */
+        private String unit() {
+            return switch (mapping) {
+                case BY_POLYGON_VERTEX -> "polygon vertex";
+                case BY_CONTROL_POINT -> "control point";
+                case BY_POLYGON -> "polygon";
+                default -> "mesh (AllSame)";
+            };
         }
 
         private String describe(int corner, int controlPoint, int polygon) {
@@ -223,6 +267,11 @@ final class FbxGeometry {
             warnings.add(where + " has no polygons with 3 or more corners; it is not placed");
             return null;
         }
+        normals = settle(normals, corners, controlPoints, polygonCount, where, warnings);
+        for (int u = 0; u < uvs.size(); u++) {
+            uvs.set(u, settle(uvs.get(u), corners, controlPoints, polygonCount, where, warnings));
+        }
+        colors = settle(colors, corners, controlPoints, polygonCount, where, warnings);
 
         // unique (control point, normal, uvs, colour) per corner, in order of first appearance
         // (the per-corner charge above covers a key of 6 ints; more UV layers or a colour widen it)
@@ -422,6 +471,21 @@ final class FbxGeometry {
         return layer;
     }
 
+    /** {@code layer} with a missing index array settled ({@link Layer#withoutIndex}); {@code null} stays null. */
+    private static Layer settle(Layer layer, int corners, int controlPoints, int polygons, String where,
+            ImportWarnings warnings) {
+        if (layer == null) {
+            return null;
+        }
+        int expected = switch (layer.mapping()) {
+            case BY_POLYGON_VERTEX -> corners;
+            case BY_CONTROL_POINT -> controlPoints;
+            case BY_POLYGON -> polygons;
+            default -> 1;
+        };
+        return layer.withoutIndex(expected, where, warnings);
+    }
+
     /** {@code e} without its {@code ReferenceInformationType} (read as {@code Direct}). */
     private static FbxNode withoutReference(FbxNode e) {
         List<FbxNode> children = new ArrayList<>();
@@ -526,8 +590,8 @@ final class FbxGeometry {
                     indexNode = e.child("NormalIndex");
                 }
                 if (indexNode == null) {
-                    throw ImportException.invalid(where + ": " + what + " is IndexToDirect but has no '" + indexName
-                            + "' array");
+                    // settled by Layer.withoutIndex once the polygons are counted
+                    return new Layer(what, arrayName, map, data, components, null, indexName);
                 }
                 index = indexNode.ints(0);
             }

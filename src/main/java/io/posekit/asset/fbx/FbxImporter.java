@@ -19,7 +19,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Imports Autodesk FBX 7.x files ({@code .fbx}, binary or ASCII) into an {@link ImportScene}.
+ * Imports Autodesk FBX 6.x and 7.x files ({@code .fbx}, binary or ASCII) into an {@link ImportScene}; a 6.x
+ * document is first rewritten into the 7.x object model ({@link FbxLegacy}).
  *
  * <p>The container is read by {@link FbxReader} into an {@link FbxNode} tree; this class interprets the tree:
  * <ul>
@@ -61,7 +62,7 @@ public final class FbxImporter implements AssetImporter {
      * Imports {@code main}. Of the upload's other files only the images its textures name are read.
      *
      * @throws ImportException invalid (422) for a malformed container or scene, unsupported (415) for files older than
-     *     FBX 7.0, too large (413) past a limit
+     *     FBX 6.0, too large (413) past a limit
      */
     @Override
     public ImportScene read(SourceFile main, SourceFiles upload, ImportLimits limits) {
@@ -88,6 +89,10 @@ public final class FbxImporter implements AssetImporter {
     static ImportScene interpret(FbxNode root, int version, SourceFile main, SourceFiles upload, ImportLimits limits,
             DecodeBudget budget) {
         ImportWarnings warnings = new ImportWarnings();
+        if (version < FbxLegacy.AS_VERSION) {
+            root = FbxLegacy.upgrade(root, version, budget, warnings);
+            version = FbxLegacy.AS_VERSION;
+        }
         FbxScene scene = FbxScene.of(root, version, budget, warnings);
         warnings.add(scene.globalSettingsSummary());
         FbxHierarchy nodes = FbxHierarchy.build(scene, limits, budget, warnings);

@@ -210,7 +210,12 @@ final class FbxMaterials {
         return fromFile(video, texture);
     }
 
-    /** The embedded bytes: a raw property (binary files) or base64 strings (ASCII files); {@code null} when none. */
+    /**
+     * The embedded bytes: a raw property (binary files) or base64 strings (ASCII files); {@code null} when none. The
+     * SDK splits long ASCII content into several strings; some exporters pad each string on its own (assimp's test
+     * models), so when every string is a whole number of base64 quads each is decoded by itself and the bytes
+     * concatenated (as assimp and ufbx do), otherwise the strings are joined and decoded as one.
+     */
     private byte[] contentBytes(FbxNode content, String where) {
         if (content.properties().isEmpty()) {
             return null;
@@ -218,15 +223,28 @@ final class FbxMaterials {
         if (content.properties().getFirst() instanceof byte[] raw) {
             return raw;
         }
-        StringBuilder text = new StringBuilder();
+        List<String> pieces = new ArrayList<>();
+        long length = 0;
+        boolean quads = true;
         for (Object part : content.properties()) {
             if (part instanceof String s) {
-                text.append(s);
+                String piece = s.replaceAll("\\s+", "");
+                pieces.add(piece);
+                length += piece.length();
+                quads &= piece.length() % 4 == 0;
             }
         }
-        budget.charge(text.length() / 4 * 3L + 3, 1, where + " Content");
+        budget.charge(length / 4 * 3 + 3, 1, where + " Content");
         try {
-            return Base64.getMimeDecoder().decode(text.toString().getBytes(StandardCharsets.ISO_8859_1));
+            if (!quads) {
+                return Base64.getMimeDecoder().decode(String.join("", pieces).getBytes(StandardCharsets.ISO_8859_1));
+            }
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream((int) Math.min(length / 4 * 3,
+                    Integer.MAX_VALUE - 8));
+            for (String piece : pieces) {
+                out.writeBytes(Base64.getMimeDecoder().decode(piece.getBytes(StandardCharsets.ISO_8859_1)));
+            }
+            return out.toByteArray();
         } catch (IllegalArgumentException e) {
             warnings.add(where + ": its Content is not base64 (" + e.getMessage() + "); the material's colour is used");
             return null;

@@ -9,7 +9,8 @@ import java.util.List;
  * children. Property values are, by FBX type code: {@code C} {@link Boolean}; {@code Y} {@link Short}; {@code I}
  * {@link Integer}; {@code L} {@link Long}; {@code F} {@link Float}; {@code D} {@link Double}; {@code S}
  * {@link String} (binary names keep FBX's {@code "Name\0\1Class"} separator as read); {@code R} {@code byte[]};
- * arrays {@code b} {@code boolean[]}, {@code i} {@code int[]}, {@code l} {@code long[]}, {@code f} {@code float[]},
+ * arrays {@code b} {@code boolean[]}, {@code c} {@code byte[]}, {@code i} {@code int[]}, {@code l} {@code long[]},
+ * {@code f} {@code float[]},
  * {@code d} {@code double[]}. ASCII files give {@link Long} or {@link Double} for numbers and, for {@code a:}
  * arrays, {@code long[]} or {@code double[]} — the accessors below convert, so interpretation code never cares
  * which container a value came from.

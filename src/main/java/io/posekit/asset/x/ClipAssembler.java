@@ -14,7 +14,10 @@ import java.util.Map;
  * Turns AnimationSets into clips: one clip per set, named after it (unnamed sets are named {@code animation_{i}} by
  * the builder), one LINEAR track per key type of each Animation, on the frame its {@code { name }} reference names
  * (or, without a reference, the frame its own name names). Key times are ticks divided by AnimTicksPerSecond, which
- * is 4800 when the file does not say (the DirectX SDK's default; assimp has none and yields infinite times).
+ * is 25 when the file does not say: the rate Irrlicht plays such a file at (its skinned mesh's default of 25 frames
+ * per second, which only an AnimTicksPerSecond overrides) and assimp's consumers assume (assimp leaves
+ * {@code mTicksPerSecond} 0, "25 if not specified"). Files without it are the older exporters' that key by frame
+ * number: Irrlicht's own dwarf.x keys its walk 0…55, a 2.2 s walk at 25; the DirectX SDK's 4800 made it 11 ms.
  *
  * <p>Values, in right-handed space ({@link Handedness}): rotation keys {@code (w, x, y, z)} become
  * {@code [x, y, −z, w]}, normalised; positions {@code (x, y, −z)}; scales as stored; matrix keys (types 3 and 4) are mirrored and
@@ -23,8 +26,8 @@ import java.util.Map;
  */
 final class ClipAssembler {
 
-    /** Ticks per second when the file has no AnimTicksPerSecond (DirectX SDK default). */
-    static final long DEFAULT_TICKS_PER_SECOND = 4800;
+    /** Ticks per second when the file has no AnimTicksPerSecond (Irrlicht's and assimp's consumers' default). */
+    static final long DEFAULT_TICKS_PER_SECOND = 25;
 
     private final XDocument doc;
     private final Map<String, Integer> frameByName;
@@ -48,8 +51,8 @@ final class ClipAssembler {
         long ticksPerSecond = doc.ticksPerSecond;
         if (ticksPerSecond <= 0) {
             ticksPerSecond = DEFAULT_TICKS_PER_SECOND;
-            warnings.add("the file has no AnimTicksPerSecond; key times are read at " + DEFAULT_TICKS_PER_SECOND
-                    + " ticks per second (the DirectX default)");
+            warnings.add("the file has no AnimTicksPerSecond; key times are read as frames at " + DEFAULT_TICKS_PER_SECOND
+                    + " per second (the rate Irrlicht and assimp's consumers play such files at)");
         }
         for (XDocument.AnimationSet set : doc.animationSets) {
             List<Track> tracks = new ArrayList<>();

@@ -29,7 +29,7 @@ import java.util.List;
  *   <li>skins from {@code SkinWeights}: joints resolved to frames by name, inverse binds = the offset matrices,
  *       every influence of every vertex;</li>
  *   <li>{@code AnimationSet}s as clips, {@code AnimationKey} types 0 (rotation), 1 (scale), 2 (position) and 3/4
- *       (matrix, decomposed), key ticks divided by {@code AnimTicksPerSecond} (4800 when absent), LINEAR.</li>
+ *       (matrix, decomposed), key ticks divided by {@code AnimTicksPerSecond} (25 when absent: frames, as Irrlicht plays them), LINEAR.</li>
  * </ul>
  * Everything is converted from DirectX's left-handed space to right-handed space by mirroring Z as assimp does
  * ({@link Handedness}), so model space is the space of the conformance data (assimp's scene space). Materials and

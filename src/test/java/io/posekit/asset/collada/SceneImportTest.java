@@ -113,6 +113,28 @@ class SceneImportTest {
                 "node 'n': <translate> value 2 (0x3) is not a number");
     }
 
+    /**
+     * 3ds Max's COLLADA exporter under a decimal-comma locale writes {@code <translate>-7,589569 -14,885468
+     * 0,000000</translate>} (assimp's test models): where the number of values is known and the whitespace tokens
+     * number exactly that, the commas are decimal commas.
+     */
+    @Test
+    void max3dsDecimalCommasAreReadWhereTheCountMakesThemUnambiguous() {
+        assertTrs(single("<translate>-7,589569 -14,885468 0,000000</translate>"),
+                new float[] {-7.589569f, -14.885468f, 0}, IDENTITY, ONES);
+        assertTrs(single("<scale>2,5 1 1,5e1</scale>"), ZERO, IDENTITY, new float[] {2.5f, 1, 15});
+        // six numbers written with commas as separators are not three decimals, nor are two tokens three numbers
+        assertInvalid(() -> importDae(new DaeBuilder().node("<node id=\"n\"><translate>1,2,3</translate></node>")),
+                "node 'n': <translate> needs 3 numbers, not 1");
+        assertInvalid(() -> importDae(new DaeBuilder().node("<node id=\"n\"><translate>1 2,5 3,</translate></node>")),
+                "node 'n': <translate> value 2 (3,) is not a number");
+        // a float_array's count: 3 tokens for count 3 are decimals; 2 tokens for count 4 are not
+        assertThat(Tokens.floats("0,5 -1,25 3", 3, "float_array 'a'", io.posekit.asset.ImportLimits.DEFAULT.newBudget()))
+                .containsExactly(0.5f, -1.25f, 3f);
+        assertInvalid(() -> Tokens.floats("0,5 1", 4, "float_array 'a'", io.posekit.asset.ImportLimits.DEFAULT.newBudget()),
+                "float_array 'a' value 0 (0,5) is not a number");
+    }
+
     @Test
     void transformValuesBeyondTheFloatRangeAreRejected() {
         // found by the upload fuzzer: an animated node's unanimated parameters became constant curves, and 1e308

@@ -190,6 +190,15 @@ class FbxAsciiReaderTest {
                 + " *9999999999 values but holds 1");
     }
 
+    /** ufbx's synthetic_vertex_gaps (as hand-edited files have it) ends an array with a comma: read as ufbx reads it. */
+    @Test
+    void ufbxSyntheticTrailingCommaBeforeTheBraceEndsTheArray() {
+        FbxReader.Document d = readAscii(header() + "UV: *4 {\n  a: \n  -1.3,-1.4,\n  0,0,\n}\n");
+        assertThat(d.root().child("UV").doubles(0)).containsExactly(-1.3, -1.4, 0, 0);
+        assertInvalid(header() + "UV: *4 {\n  a: 1,2,3,\n}\n", "FBX record UV at line 2: the array at line 2, column 5"
+                + " declares *4 values but holds 3");
+    }
+
     @Test
     void malformedArraysAreRejected() {
         assertInvalid(header() + "Vertices: *3 {\n  a: 1,x,3\n}\n",

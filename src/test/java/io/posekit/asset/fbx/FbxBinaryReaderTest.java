@@ -219,6 +219,37 @@ class FbxBinaryReaderTest {
                 + " its property list length says 6");
     }
 
+    /**
+     * 3ds Max writes the header thumbnail's {@code ImageData} as a {@code c} array (bytes), a type Autodesk's list
+     * lacks; assimp and ufbx read it, and nothing in a header may refuse the model: read as bytes, raw or zlib.
+     */
+    @ParameterizedTest(name = "version {0}, zlib arrays {1}")
+    @CsvSource({"7400,false", "7400,true", "7500,false", "7500,true"})
+    void max3dsThumbnailByteArrayIsReadAsBytes(int version, boolean zlib) {
+        byte[] pixels = new byte[300];
+        for (int i = 0; i < pixels.length; i++) {
+            pixels[i] = (byte) (i * 7);
+        }
+        FbxNode header = node("FBXHeaderExtension", List.of(), node("SceneInfo", List.of("GlobalInfo\0\1SceneInfo",
+                "UserData"), node("Thumbnail", List.of(), leaf("Version", 100), leaf("Format", 0), leaf("Size", 10, 10),
+                leaf("ImageData", new FbxBinaryWriter.ByteArray(pixels)))));
+        FbxReader.Document d = read(FbxBinaryWriter.write(root(header, node("Objects", List.of())), version, zlib));
+        Object data = d.root().child("FBXHeaderExtension").child("SceneInfo").child("Thumbnail").child("ImageData")
+                .property(0);
+        assertThat(data).isInstanceOf(byte[].class);
+        assertThat((byte[]) data).containsExactly(pixels);
+
+        // and the model it heads imports
+        FbxNode model = new FbxSceneFixture().model(1, "box", 0).root();
+        List<FbxNode> top = new ArrayList<>(List.of(header));
+        top.addAll(model.children());
+        byte[] file = FbxBinaryWriter.write(new FbxNode("", List.of(), top), version, zlib);
+        io.posekit.asset.SourceFile main = new io.posekit.asset.SourceFile("max.fbx", file);
+        io.posekit.asset.ImportScene scene = new FbxImporter().read(main,
+                new io.posekit.asset.SourceFiles(List.of(main)), ImportLimits.DEFAULT);
+        assertThat(scene.nodes()).extracting(io.posekit.asset.ImportScene.Node::name).containsExactly("box");
+    }
+
     @Test
     void unknownTypeCodesAreNamedWithTheirOffset() {
         byte[] f = FbxBinaryWriter.write(SMALL, V32);

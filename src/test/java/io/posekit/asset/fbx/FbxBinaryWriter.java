@@ -72,6 +72,13 @@ final class FbxBinaryWriter {
         return 3 * field + 1;
     }
 
+    /**
+     * A {@code c} byte array property (not in Autodesk's list of types; 3ds Max writes the header thumbnail's
+     * {@code ImageData} so), which the reader gives as {@code byte[]}.
+     */
+    record ByteArray(byte[] bytes) {
+    }
+
     /** A record without children. */
     static FbxNode leaf(String name, Object... properties) {
         return new FbxNode(name, Arrays.asList(properties), List.of());
@@ -150,6 +157,7 @@ final class FbxBinaryWriter {
                 out.u32(v.length);
                 out.bytes(v);
             }
+            case ByteArray v -> array('c', v.bytes().length, v.bytes());
             case boolean[] v -> {
                 byte[] data = new byte[v.length];
                 for (int k = 0; k < v.length; k++) {

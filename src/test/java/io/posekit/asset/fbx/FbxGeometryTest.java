@@ -191,7 +191,8 @@ class FbxGeometryTest {
                 "Geometry 'g': Vertices holds 4 numbers, not a multiple of 3");
         assertInvalid(() -> read(SQUARE, QUAD_AND_TRIANGLE,
                 normals("ByPolygonVertex", "IndexToDirect", new double[] {0, 0, 1}, null)),
-                "Geometry 'g': LayerElementNormal 0 is IndexToDirect but has no 'NormalsIndex' array");
+                "Geometry 'g': LayerElementNormal 0 is IndexToDirect but has no 'NormalsIndex' array, and its 1"
+                        + " elements of 'Normals' are not one per polygon vertex (7)");
     }
 
     /** A quad on a Model with a geometric transform, and a child Model. */

@@ -169,6 +169,22 @@ class FbxMaterialTest {
         assertThat(s.meshes().getFirst().primitives().getFirst().material().baseColorTexture().bytes()).isEqualTo(png);
     }
 
+    /**
+     * An ASCII FBX of assimp's test models splits its embedded image's base64 text into two strings, each padded on
+     * its own ({@code …==}, {@code …=}): joined they are not base64; each string is decoded by itself and the bytes
+     * concatenated, as assimp and ufbx do.
+     */
+    @Test
+    void asciiContentSplitIntoSeparatelyPaddedStringsIsDecodedPerString() {
+        byte[] png = TextureImagesTest.png(1, 1, 0xFF0000FF);
+        String first = Base64.getEncoder().encodeToString(java.util.Arrays.copyOfRange(png, 0, 10));
+        String second = Base64.getEncoder().encodeToString(java.util.Arrays.copyOfRange(png, 10, png.length));
+        assertThat(first).endsWith("=="); // 10 bytes: padded in the middle of the content
+        ImportScene s = textured(leaf("RelativeFilename", "skin.png"), leaf("Content", first, second)).importScene();
+        assertThat(s.meshes().getFirst().primitives().getFirst().material().baseColorTexture().bytes()).isEqualTo(png);
+        assertThat(s.warnings()).noneMatch(w -> w.contains("Content"));
+    }
+
     @Test
     void aTextureWithoutContentIsTheUploadedFileItNames() {
         byte[] png = TextureImagesTest.png(1, 1, 0xFF00FF00);

@@ -145,11 +145,11 @@ class FbxSceneTest {
     }
 
     @Test
-    void filesOlderThanFbx7AreUnsupported() {
-        ImportException e = failure(() -> new FbxSceneFixture().version(6100).importScene());
+    void filesOlderThanFbx6AreUnsupported() {
+        ImportException e = failure(() -> new FbxSceneFixture().version(5800).importScene());
         assertThat(e.kind()).isEqualTo(ImportException.Kind.UNSUPPORTED);
-        assertThat(e.getMessage()).isEqualTo("FBX version 6100 predates FBX 7.0 (2011), whose object model (Objects with"
-                + " ids, Connections) posekit reads; re-export the file as FBX 7.x (e.g. FBX 2014)");
+        assertThat(e.getMessage()).isEqualTo("FBX version 5800 predates FBX 6.0, whose object model posekit reads (FBX"
+                + " 6.x and 7.x); re-export the file as FBX 6.1 or 7.x");
     }
 
     @Test

@@ -96,10 +96,28 @@ class FbxVertexColorTest {
     }
 
     @Test
-    void indexedColoursNeedColorIndex() {
+    void indexedColoursWithoutColorIndexAndAmbiguousCountsAreRefused() {
         FbxSceneFixture.assertInvalid(() -> read(new ImportWarnings(),
                 colors("ByPolygonVertex", "IndexToDirect", new double[] {1, 0, 0, 1}, null)),
-                "Geometry 'g': LayerElementColor 0 is IndexToDirect but has no 'ColorIndex' array");
+                "Geometry 'g': LayerElementColor 0 is IndexToDirect but has no 'ColorIndex' array, and its 1 elements"
+                        + " of 'Colors' are not one per polygon vertex (7)");
+    }
+
+    /**
+     * 3ds Max writes colour layers {@code ByVertice} + {@code IndexToDirect} without a {@code ColorIndex} (assimp's
+     * test model has 24 colours for 24 control points): one colour per control point is plainly direct, as assimp and
+     * ufbx read it.
+     */
+    @Test
+    void max3dsIndexToDirectColoursWithoutColorIndexAreDirectWhenOnePerControlPoint() {
+        ImportWarnings w = new ImportWarnings();
+        double[] perPoint = {0.1, 0.2, 0.3, 0.4, 1, 1, 1, 1, 0, 0, 0, 0, 0.5, 0.5, 0.5, 1, 2, -1, 0.25, 1};
+        FbxGeometry.Mesh m = read(w, colors("ByVertice", "IndexToDirect", perPoint, null));
+        assertThat(m.controlPoints()).containsExactly(0, 1, 2, 3, 4);
+        assertThat(m.colors()).containsExactly(0.1f, 0.2f, 0.3f, 0.4f, 1, 1, 1, 1, 0, 0, 0, 0, 0.5f, 0.5f, 0.5f, 1,
+                2, -1, 0.25f, 1);
+        assertThat(w.list()).containsExactly("Geometry 'g': LayerElementColor 0 is IndexToDirect but has no"
+                + " 'ColorIndex' array; its 5 elements, one per control point, are read as Direct");
     }
 
     @Test

@@ -58,14 +58,17 @@ class AnimationImportTest {
         assertThat(m.clips().getFirst().duration()).isEqualTo(2);
     }
 
-    /** Without AnimTicksPerSecond the DirectX default 4800 applies (assimp has none and yields infinite times). */
+    /**
+     * Irrlicht's dwarf.x (and other files of exporters that key by frame number) has no AnimTicksPerSecond: its walk,
+     * keyed 0…55, plays at 25 ticks per second as Irrlicht plays it (2.2 s), not at the DirectX SDK's 4800 (11 ms).
+     */
     @Test
-    void withoutAnimTicksPerSecondTicksAre4800PerSecond() {
+    void irrlichtDwarfWithoutAnimTicksPerSecondIsKeyedInFramesAt25PerSecond() {
         ImportScene s = fixture(false);
         Track rotation = track(s.clips().getFirst(), node(s, "Root"), TrackProperty.ROTATION);
-        assertThat(rotation.times()).containsExactly(0, 10 / 4800f);
-        assertThat(s.warnings()).containsExactly("the file has no AnimTicksPerSecond; key times are read at 4800 ticks per"
-                + " second (the DirectX default)");
+        assertThat(rotation.times()).containsExactly(0, 10 / 25f);
+        assertThat(s.warnings()).containsExactly("the file has no AnimTicksPerSecond; key times are read as frames at 25"
+                + " per second (the rate Irrlicht and assimp's consumers play such files at)");
     }
 
     /**
