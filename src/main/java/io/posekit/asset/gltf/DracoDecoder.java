@@ -9,10 +9,12 @@ import com.openize.drako.IntList;
 import com.openize.drako.PointAttribute;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
+import io.posekit.asset.ImportLimits;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * posekit's adapter of the Draco decoder it uses ({@code org.jmonkeyengine:drako}, a Java port of Google's decoder):
@@ -24,8 +26,10 @@ import java.util.Set;
  * continuation bytes is a deep recursion). So the stream's header and counts are read and checked first
  * ({@link DracoStreamHeader}), the memory the decode needs is charged to the import's {@link DecodeBudget} by those
  * counts before it starts, and every failure (a {@code null}, an exception, a stack overflow, an allocation the heap
- * refuses) becomes an {@link ImportException}. The library does not look at the deadline: it is checked before and
- * after, and the decode's time is bounded by the charged counts (see docs/performance.md for its cost).
+ * refuses) becomes an {@link ImportException}. The library does not look at the deadline, and on some corrupt
+ * edgebreaker streams it loops for ever (a guard Google's decoder has is missing): so it runs on a thread of its own,
+ * waited for until the import's deadline ({@link #watched}); a decode past it is a 422, and its thread, which cannot
+ * be stopped, is counted: past {@link #MAX_RUNAWAY} of them Draco uploads are refused until a restart.
  *
  * <p>Values are read with {@link PointAttribute#getValue(int, byte[])}-style raw copies: the library's
  * {@code convertValue(int, int[])} reads one int32 whatever the type (16-bit joints would come out corrupt).
@@ -93,18 +97,7 @@ final class DracoDecoder {
         budget.charge(header.faces() + WORK_BYTES_PER_STREAM / WORK_BYTES_PER_FACE, WORK_BYTES_PER_FACE,
                 where + " Draco decoding");
         byte[] stream = Arrays.copyOfRange(data, offset, offset + length);
-        DracoPointCloud decoded;
-        budget.checkTimeNow();
-        try {
-            decoded = Draco.decode(stream);
-        } catch (DrakoException | RuntimeException e) {
-            throw ImportException.invalid(where + ": the Draco data is corrupt (" + describe(e) + ")");
-        } catch (StackOverflowError e) {
-            throw ImportException.invalid(where + ": the Draco data is corrupt (a value runs on past its bytes)");
-        } catch (OutOfMemoryError e) {
-            // one allocation sized by a corrupt count, refused by the heap: nothing else was taken
-            throw ImportException.tooLarge(where + ": the Draco data declares more than the heap can hold");
-        }
+        DracoPointCloud decoded = watched(stream, budget, where);
         budget.checkTimeNow();
         if (!(decoded instanceof DracoMesh mesh)) {
             throw ImportException.invalid(where + ": the Draco data is corrupt (the decoder could not read its "
@@ -128,6 +121,79 @@ final class DracoDecoder {
             attributes.put(id, values(a, id, points, budget, where));
         }
         return new Mesh(header, points, indices, attributes);
+    }
+
+    /**
+     * Decodes still running past their import's deadline: their streams made the library loop (it lacks the guard
+     * Google's decoder has against a corner-table cycle in edgebreaker's split symbols: found by fuzzing), and a Java
+     * thread cannot be stopped. Each keeps a daemon thread busy until the process ends.
+     */
+    private static final AtomicInteger RUNAWAY = new AtomicInteger();
+
+    /** At most this many runaway decodes: past it Draco is refused rather than let more threads spin. */
+    static final int MAX_RUNAWAY = 2;
+
+    /** Runaway decodes now (for tests). */
+    static int runaway() {
+        return RUNAWAY.get();
+    }
+
+    /**
+     * {@code Draco.decode} on a thread of its own, waited for until the import's deadline, so that a stream the
+     * library loops on is a 422 within the parse time rather than a parsing thread lost for good; every failure of the
+     * library an {@link ImportException}.
+     */
+    private static DracoPointCloud watched(byte[] stream, DecodeBudget budget, String where) {
+        budget.checkTimeNow();
+        if (RUNAWAY.get() >= MAX_RUNAWAY) {
+            throw ImportException.invalid(where + ": Draco decoding is refused: " + MAX_RUNAWAY + " earlier corrupt "
+                    + "Draco streams still hold the decoder (it loops on them until the service restarts)");
+        }
+        // 0 running, 1 finished, 2 abandoned (past the deadline)
+        AtomicInteger state = new AtomicInteger();
+        Object[] outcome = new Object[1];
+        Thread worker = Thread.ofPlatform().daemon().name("draco-decode").stackSize(4L << 20).unstarted(() -> {
+            try {
+                outcome[0] = Draco.decode(stream);
+            } catch (Throwable e) {
+                outcome[0] = e;
+            } finally {
+                if (!state.compareAndSet(0, 1)) {
+                    RUNAWAY.decrementAndGet();
+                }
+            }
+        });
+        worker.start();
+        long remaining = budget.limits().parseTime().toNanos() - budget.elapsedNanos();
+        try {
+            worker.join(java.time.Duration.ofNanos(Math.max(1, remaining)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (state.compareAndSet(0, 2)) {
+            RUNAWAY.incrementAndGet();
+            if (Thread.currentThread().isInterrupted()) {
+                budget.checkTimeNow(); // the parse was cancelled: that message
+            }
+            throw ImportException.invalid(where + ": the Draco data is corrupt or too slow to decode: its decoding did "
+                    + "not end within the parse time of " + budget.limits().parseTime().toMillis() + " ms ("
+                    + ImportLimits.PARSE_TIME + ")");
+        }
+        Object result = outcome[0];
+        if (result instanceof StackOverflowError) {
+            throw ImportException.invalid(where + ": the Draco data is corrupt (a value runs on past its bytes)");
+        }
+        if (result instanceof OutOfMemoryError) {
+            // one allocation sized by a corrupt count, refused by the heap: nothing else was taken
+            throw ImportException.tooLarge(where + ": the Draco data declares more than the heap can hold");
+        }
+        if (result instanceof DrakoException || result instanceof RuntimeException) {
+            throw ImportException.invalid(where + ": the Draco data is corrupt (" + describe((Throwable) result) + ")");
+        }
+        if (result instanceof Error error) {
+            throw error;
+        }
+        return (DracoPointCloud) result;
     }
 
     private static String describe(Throwable e) {

@@ -291,6 +291,54 @@ class DracoImportTest {
         assertThat(e).hasMessageStartingWith(P + " Draco decoding needs 171799216000 bytes");
     }
 
+    @Test
+    void aDecodePastTheDeadlineIsA422AndItsThreadIsReleasedWhenItEnds() throws Exception {
+        // a 300 × 300 grid (178,802 triangles): its decode takes far longer than the 40 ms this import is given
+        int n = 300;
+        float[] pos = new float[3 * n * n];
+        for (int v = 0; v < n * n; v++) {
+            pos[3 * v] = v % n;
+            pos[3 * v + 1] = v / n;
+            pos[3 * v + 2] = (v * 7919 % 1000) / 1000f;
+        }
+        int[] idx = new int[6 * (n - 1) * (n - 1)];
+        for (int y = 0, i = 0; y + 1 < n; y++) {
+            for (int x = 0; x + 1 < n; x++) {
+                int a = y * n + x;
+                for (int c : new int[] {a, a + 1, a + n + 1, a, a + n + 1, a + n}) {
+                    idx[i++] = c;
+                }
+            }
+        }
+        GltfBuilder b = new GltfBuilder();
+        int mesh = b.mesh("Big").primitive(GltfBuilder.attributes("POSITION", b.addFloatAccessor(pos, "VEC3")),
+                b.addIntAccessor(idx, GltfBuilder.UNSIGNED_INT, "SCALAR"), GltfBuilder.TRIANGLES).index();
+        b.addScene("Scene", b.node("Big").mesh(mesh).index());
+        byte[] glb = DracoGlb.compress(b.toGlb(), DracoGlb.Options.EDGEBREAKER);
+        ByteBuffer in = ByteBuffer.wrap(glb).order(ByteOrder.LITTLE_ENDIAN);
+        int jsonLength = in.getInt(12);
+        ObjectNode root = (ObjectNode) JSON.readTree(Arrays.copyOfRange(glb, 20, 20 + jsonLength));
+        ObjectNode view = (ObjectNode) root.get("bufferViews").get(root.get("bufferViews").size() - 1);
+        int start = 28 + jsonLength + view.get("byteOffset").asInt();
+        byte[] stream = Arrays.copyOfRange(glb, start, start + view.get("byteLength").asInt());
+        DracoStreamHeader header = DracoStreamHeader.read(stream, 0, stream.length, "big");
+        ImportLimits d = ImportLimits.DEFAULT;
+        ImportLimits limits = new ImportLimits(d.maxDecodedBytes(), d.maxNodes(), d.maxJointsPerSkin(), d.maxVertices(),
+                d.maxInfluencesPerVertex(), d.maxKeysPerTrack(), d.maxClips(), d.maxXmlDepth(), d.maxXmlElements(),
+                d.maxZipEntries(), d.maxZipBytes(), d.maxZipRatio(), java.time.Duration.ofMillis(40));
+        int before = DracoDecoder.runaway();
+        assertInvalid(() -> DracoDecoder.decode(stream, 0, stream.length, header, java.util.Set.of(0),
+                limits.newBudget(), "big"), "big: the Draco data is corrupt or too slow to decode: its decoding did not end within the parse time of "
+                        + "40 ms (posekit.limits.parse-time)");
+        // the abandoned decode was counted (it may have ended already: the count is not read here, to stay free of the
+        // race); it ends on its own (this stream is sound, only slow), and the count comes back to where it was
+        long until = System.nanoTime() + 60_000_000_000L;
+        while (DracoDecoder.runaway() > before && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        assertThat(DracoDecoder.runaway()).isEqualTo(before);
+    }
+
     private static byte[] editJson(byte[] glb, java.util.function.Consumer<ObjectNode> edit) {
         ByteBuffer in = ByteBuffer.wrap(glb).order(ByteOrder.LITTLE_ENDIAN);
         int jsonLength = in.getInt(12);
