@@ -3,13 +3,15 @@
 // outputs for every pipeline variant listed in VARIANTS.tsv (variant, asset, path under CONFORMANCE_OUT), with
 // three.js's GLTFLoader given the MeshoptDecoder three ships (as a web page sets it up); and, for every file with
 // meshopt-compressed buffer views, those views as npm meshoptimizer's decoder decodes them (base64 per view).
-// Draco variants get no expected output: posekit refuses KHR_draco_mesh_compression (no JVM decoder; docs/formats.md).
+// Draco variants are decoded by Google's decoder (npm draco3dgltf) inside three's own DRACOLoader (DracoDecoding):
+// three's loader runs its decoding in web workers, which Node does not have.
 //   node pipeline-expected.mjs VARIANTS.tsv CONFORMANCE_OUT VIEWS_OUT
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
+import { DRACOLoader } from 'three/examples/jsm/loaders/DRACOLoader.js';
 import { GEN_OPTS } from './manifest.mjs';
 import { runOracle, loadOracle } from './lib/run.mjs';
 import { sanitize } from './lib/util.mjs';
@@ -18,10 +20,17 @@ const [list, confOut, viewsOut] = process.argv.slice(2);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pipelineModules = path.resolve(process.env.PIPELINE_MODULES || path.join(here, '../../../tools/gltf-pipeline/node_modules'));
 const { MeshoptDecoder: Reference } = await import(pathToFileURL(path.join(pipelineModules, 'meshoptimizer/index.js')).href);
+const { default: draco3d } = await import(pathToFileURL(path.join(pipelineModules, 'draco3dgltf/draco3dgltf.js')).href);
+const { NodeDracoLoader } = await import('./pipeline-draco.mjs');
+const dracoLoader = new NodeDracoLoader(DRACOLoader, await draco3d.createDecoderModule({}));
 await MeshoptDecoder.ready;
 await Reference.ready;
 const parse = GLTFLoader.prototype.parse;
-GLTFLoader.prototype.parse = function (...args) { this.setMeshoptDecoder(MeshoptDecoder); return parse.apply(this, args); };
+GLTFLoader.prototype.parse = function (...args) {
+  this.setMeshoptDecoder(MeshoptDecoder);
+  this.setDRACOLoader(dracoLoader);
+  return parse.apply(this, args);
+};
 console.log = console.info = console.debug = () => {};
 
 const index = { generatedBy: 'tools/gltf-pipeline/expected.mjs', options: GEN_OPTS, files: [] };
@@ -29,7 +38,6 @@ for (const line of fs.readFileSync(list, 'utf8').split('\n').filter(Boolean)) {
   const [variant, asset, rel] = line.split('\t');
   const file = path.join(confOut, rel);
   dumpMeshoptViews(file, rel, path.join(viewsOut, `${variant}-${asset}.json`));
-  if (variant === 'draco') continue;
   const id = `${variant}-${asset}`;
   let clips;
   try { clips = (await loadOracle(file, 'three', GEN_OPTS)).model.clips; }

@@ -31,6 +31,7 @@ if [ ! -f "$oracle/package-lock.json" ] || ! cmp -s "$oracle/package-lock.json" 
   (cd "$oracle" && npm ci --no-audit --no-fund --silent)
 fi
 cp "$here/expected.mjs" "$oracle/pipeline-expected.mjs"
+cp "$here/draco.mjs" "$oracle/pipeline-draco.mjs"
 
 bin="$here/node_modules/.bin"
 assets="$out/conformance/assets"

@@ -61,6 +61,11 @@ class ArchitectureTest {
                         "io.posekit.config..", "io.posekit.api..")
                 .because("the core can be used as a library without the service")
                 .check(classes);
+        // the Draco library is seen by its adapter alone, which turns every failure of it into an ImportException
+        noClasses().that().doNotHaveFullyQualifiedName("io.posekit.asset.gltf.DracoDecoder")
+                .should().dependOnClassesThat().resideInAPackage("com.openize.drako..")
+                .because("DracoDecoder guards every call into the library")
+                .check(classes);
         // the warm-up drives the core and the API from outside, as a client would: no Spring either
         noClasses().that().resideInAPackage("io.posekit.warmup..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", "jakarta..",

@@ -3,6 +3,7 @@ package io.posekit.fuzz;
 import io.posekit.asset.collada.DaeBuilder;
 import io.posekit.asset.collada.RobustnessFixture;
 import io.posekit.asset.fbx.FbxTestFiles;
+import io.posekit.asset.gltf.DracoGlb;
 import io.posekit.asset.gltf.GltfBuilder;
 import io.posekit.asset.gltf.meshopt.MeshoptGlb;
 import io.posekit.asset.iqm.IqmBuilder;
@@ -94,12 +95,22 @@ final class Seeds {
                 // every view meshopt-compressed (attribute and index streams), on a fallback buffer without data
                 seed("gltf", "meshopt.glb", false, file("meshopt.glb",
                         MeshoptGlb.compress(twoClips.toGlb(), "EXT_meshopt_compression"), Shape.GLB)),
+                // KHR_draco_mesh_compression: the skinned strip sequential (its joints are integers), a grid by edgebreaker
+                seed("gltf", "draco.glb", false, file("draco.glb", DracoGlb.compress(withGrid(GltfBuilder.skinnedTwoBoneStrip()).toGlb(),
+                        DracoGlb.Options.MIXED), Shape.GLB)),
                 seed("gltf", "embedded.gltf", false,
                         file("embedded.gltf", twoClips.toGltfJson().getBytes(StandardCharsets.UTF_8), Shape.JSON)),
                 seed("gltf", "external.gltf+bin", false, file("strip.gltf", external.jsonBytes(), Shape.JSON),
                         file("strip.bin", external.bin(), Shape.BINARY)),
                 seed("gltf", "external.zip", true, file("strip.gltf", external.jsonBytes(), Shape.JSON),
                         file("strip.bin", external.bin(), Shape.BINARY)));
+    }
+
+    /** {@code b} with a second mesh on a node of its scene: {@link DracoGlb#addGrid}'s float-only grid. */
+    private static GltfBuilder withGrid(GltfBuilder b) {
+        int node = b.node("Grid").mesh(DracoGlb.addGrid(b, false)).index();
+        ((tools.jackson.databind.node.ArrayNode) b.json().get("scenes").get(0).get("nodes")).add(node);
+        return b;
     }
 
     static List<Seed> collada() {

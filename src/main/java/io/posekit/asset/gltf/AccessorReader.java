@@ -74,6 +74,45 @@ final class AccessorReader {
         return a;
     }
 
+    /**
+     * Buffer view {@code index} of the file.
+     *
+     * @param label the referring field, for the message when it does not exist
+     */
+    BufferResolver.View view(int index, String label, String where) {
+        return buffers.view(index, label, where);
+    }
+
+    /**
+     * Makes {@code declared}'s elements the {@code data} a compression extension decoded for it (Draco: the accessors
+     * of a compressed primitive have no data of their own). From then on the accessor reads {@code data}: its
+     * elements tightly packed, in {@code declared}'s component type, little-endian.
+     *
+     * @throws ImportException (invalid) when the accessor was read before as stored data, or was supplied before with
+     *     other data (two primitives decoding to one accessor must agree)
+     */
+    void supply(Accessor declared, java.nio.ByteBuffer data, String where) {
+        int i = declared.index();
+        Accessor current = accessors[i];
+        if (current != null && current.view() != null && current.view().index() == SUPPLIED) {
+            if (!current.view().data().equals(data)) {
+                throw ImportException.invalid(where + ": " + declared.describe()
+                        + " is decoded by another Draco primitive with other values");
+            }
+            return;
+        }
+        if (floats[i] != null || ints[i] != null) {
+            throw ImportException.invalid(where + ": " + declared.describe()
+                    + " is read as stored data elsewhere and decoded from Draco here");
+        }
+        int elementSize = declared.type().elementSize(declared.componentType().size);
+        accessors[i] = new Accessor(i, new BufferResolver.View(SUPPLIED, data, 0), 0, declared.componentType(),
+                declared.normalized(), declared.count(), declared.type(), elementSize, null);
+    }
+
+    /** The view index of data {@link #supply supplied} by an extension (no buffer view of the file). */
+    static final int SUPPLIED = -1;
+
     /** All components of {@code a} as floats ({@code count × components}, normalized when flagged). Shared. */
     float[] floats(Accessor a) {
         float[] out = floats[a.index()];

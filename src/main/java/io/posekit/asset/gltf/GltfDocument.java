@@ -25,17 +25,11 @@ final class GltfDocument {
 
     /**
      * Required extensions this importer honours (plus every {@code KHR_materials_*}): geometry storage it decodes
-     * (quantization, meshopt), and texture and light extensions that do not change the rig, meshes or clips.
+     * (quantization, meshopt, Draco), and texture and light extensions that do not change the rig, meshes or clips.
      */
     private static final Set<String> SUPPORTED_REQUIRED = Set.of("KHR_mesh_quantization", "KHR_texture_transform",
             "KHR_texture_basisu", "EXT_texture_webp", "EXT_texture_avif", "KHR_lights_punctual",
-            "EXT_meshopt_compression", "KHR_meshopt_compression");
-
-    private static final String DRACO = "KHR_draco_mesh_compression";
-
-    /** Why Draco is refused and what to do instead (no JVM decoder decodes it; see docs/formats.md). */
-    private static final String DRACO_ADVICE = " (posekit has no Draco decoder: re-export without Draco, or with "
-            + "EXT_meshopt_compression, e.g. gltf-transform meshopt or gltfpack -c)";
+            "EXT_meshopt_compression", "KHR_meshopt_compression", DracoPrimitive.EXTENSION);
 
     private final JsonNode root;
 
@@ -176,8 +170,7 @@ final class GltfDocument {
         }
         if (!unsupported.isEmpty()) {
             throw ImportException.invalid("required extension" + (unsupported.size() == 1 ? " " : "s ")
-                    + String.join(", ", unsupported) + (unsupported.size() == 1 ? " is" : " are") + " not supported"
-                    + (unsupported.contains(DRACO) ? DRACO_ADVICE : ""));
+                    + String.join(", ", unsupported) + (unsupported.size() == 1 ? " is" : " are") + " not supported");
         }
     }
 

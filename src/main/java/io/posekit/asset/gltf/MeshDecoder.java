@@ -26,6 +26,9 @@ import tools.jackson.databind.JsonNode;
  * <p>{@code TEXCOORD_0}, {@code TEXCOORD_1}, … (VEC2; every set numbered densely from 0, up to the first that is
  * missing or not finite) and {@code COLOR_0} (as RGBA) are carried, and the primitive's material when a {@link MaterialDecoder} is given.
  *
+ * <p>A primitive compressed with {@code KHR_draco_mesh_compression} is decoded first ({@link DracoPrimitive}), into
+ * the accessors its attributes and indices name; everything above then holds for the decoded data.
+ *
  * <p>Morph targets ({@code targets}) become the primitive's {@link MorphTargets}: per target its {@code POSITION}
  * and {@code NORMAL} displacements (VEC3, float or quantized, sparse allowed), each with exactly as many elements
  * as {@code POSITION}; position deltas must be finite. Normal deltas are kept only when the primitive has normals.
@@ -177,6 +180,11 @@ final class MeshDecoder {
 
     private Primitive decodePrimitive(JsonNode prim, String where) {
         JsonNode attributes = Json.reqObject(prim, "attributes", where);
+        JsonNode draco = DracoPrimitive.extension(prim, where);
+        if (draco != null) {
+            // fills the accessors the compressed attributes and indices name; read below like any others
+            DracoPrimitive.decode(doc, prim, draco, accessors, budget, where);
+        }
         List<String> names = new ArrayList<>(attributes.propertyNames());
         if (!names.contains("POSITION")) {
             throw ImportException.invalid(where + ": the POSITION attribute is required");
