@@ -36,7 +36,12 @@ public final class AssetImporters {
 
     /** Every importer posekit has, with {@code limits}. */
     public static AssetImporters all(ImportLimits limits) {
-        return new AssetImporters(List.of(new GltfImporter(), new ColladaImporter(), new XImporter(), new IqmImporter(),
+        return all(limits, true);
+    }
+
+    /** Every importer posekit has, with {@code limits}; glTF's Draco meshes decoded or not ({@link GltfImporter}). */
+    public static AssetImporters all(ImportLimits limits, boolean draco) {
+        return new AssetImporters(List.of(new GltfImporter(draco), new ColladaImporter(), new XImporter(), new IqmImporter(),
                 new BvhImporter(), new Md5Importer(), new FbxImporter()), limits);
     }
 

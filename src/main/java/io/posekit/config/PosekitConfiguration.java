@@ -41,7 +41,7 @@ public class PosekitConfiguration {
 
     @Bean
     AssetImporters assetImporters(PosekitProperties properties) {
-        return AssetImporters.all(importLimits(properties));
+        return AssetImporters.all(importLimits(properties), properties.limits().draco());
     }
 
     /** The import limits from {@code posekit.limits.*}; a zip may expand to at most the upload limit. */

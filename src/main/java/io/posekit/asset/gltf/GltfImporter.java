@@ -39,6 +39,21 @@ import tools.jackson.databind.JsonNode;
  */
 public final class GltfImporter implements AssetImporter {
 
+    private final boolean draco;
+
+    /** An importer that decodes Draco-compressed meshes. */
+    public GltfImporter() {
+        this(true);
+    }
+
+    /**
+     * @param draco whether Draco-compressed meshes are decoded; when not, a file with one is a 415 naming why (the
+     *     decoder can loop or exhaust memory on a corrupt stream: docs/formats.md)
+     */
+    public GltfImporter(boolean draco) {
+        this.draco = draco;
+    }
+
     @Override
     public AssetFormat format() {
         return AssetFormat.GLTF;
@@ -83,10 +98,10 @@ public final class GltfImporter implements AssetImporter {
     }
 
     /** One instance per imported node with a mesh, in file order; meshes are decoded once and shared. */
-    private static List<ImportScene.MeshInstance> meshInstances(GltfDocument doc, SceneGraph graph,
+    private List<ImportScene.MeshInstance> meshInstances(GltfDocument doc, SceneGraph graph,
             AccessorReader accessors, DecodeBudget budget, int skinCount, ImportWarnings warnings,
             MaterialDecoder materials) {
-        MeshDecoder meshes = new MeshDecoder(doc, accessors, budget, warnings, materials);
+        MeshDecoder meshes = new MeshDecoder(doc, accessors, budget, warnings, materials, draco);
         int[] importIndex = graph.importIndex();
         List<ImportScene.MeshInstance> out = new ArrayList<>();
         for (int i = 0; i < graph.nodeCount(); i++) {

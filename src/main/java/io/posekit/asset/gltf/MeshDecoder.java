@@ -43,6 +43,7 @@ final class MeshDecoder {
     private final ImportWarnings warnings;
     private final List<List<Primitive>> decoded = new ArrayList<>();
     private final MaterialDecoder materials;
+    private final boolean draco;
 
     MeshDecoder(GltfDocument doc, AccessorReader accessors, DecodeBudget budget, ImportWarnings warnings) {
         this(doc, accessors, budget, warnings, null);
@@ -51,6 +52,13 @@ final class MeshDecoder {
     /** A decoder that also reads the {@code TEXCOORD_n} sets and, through {@code materials} (or not when {@code null}), materials. */
     MeshDecoder(GltfDocument doc, AccessorReader accessors, DecodeBudget budget, ImportWarnings warnings,
             MaterialDecoder materials) {
+        this(doc, accessors, budget, warnings, materials, true);
+    }
+
+    /** @param draco whether Draco-compressed primitives are decoded (else they are a 415) */
+    MeshDecoder(GltfDocument doc, AccessorReader accessors, DecodeBudget budget, ImportWarnings warnings,
+            MaterialDecoder materials, boolean draco) {
+        this.draco = draco;
         this.materials = materials;
         this.doc = doc;
         this.accessors = accessors;
@@ -180,10 +188,15 @@ final class MeshDecoder {
 
     private Primitive decodePrimitive(JsonNode prim, String where) {
         JsonNode attributes = Json.reqObject(prim, "attributes", where);
-        JsonNode draco = DracoPrimitive.extension(prim, where);
-        if (draco != null) {
+        JsonNode compressed = DracoPrimitive.extension(prim, where);
+        if (compressed != null) {
+            if (!draco) {
+                throw ImportException.unsupported(where + ": " + DracoPrimitive.EXTENSION + " is not decoded here:"
+                        + " Draco decoding is off (posekit.limits.draco; off by default, since the JVM decoder can"
+                        + " loop or exhaust memory on corrupt data, docs/formats.md)");
+            }
             // fills the accessors the compressed attributes and indices name; read below like any others
-            DracoPrimitive.decode(doc, prim, draco, accessors, budget, where);
+            DracoPrimitive.decode(doc, prim, compressed, accessors, budget, where);
         }
         List<String> names = new ArrayList<>(attributes.propertyNames());
         if (!names.contains("POSITION")) {
