@@ -99,6 +99,21 @@ class HostileClientsTest {
         return b.toString();
     }
 
+    /** Sends {@code bytes} one at a time, {@code millis} apart, until done or the server ends the connection. */
+    private static Thread trickle(OutputStream out, byte[] bytes, long millis) {
+        return Thread.ofVirtual().start(() -> {
+            try {
+                for (byte b : bytes) {
+                    out.write(b);
+                    out.flush();
+                    Thread.sleep(millis);
+                }
+            } catch (IOException | InterruptedException closed) {
+                // the server ended it: what the tests wait for
+            }
+        });
+    }
+
     @Test
     void headersTrickledAByteAtATimeAre408AndClosedAtTheHeaderDeadline() throws Exception {
         try (Socket s = socket()) {
@@ -106,17 +121,7 @@ class HostileClientsTest {
             long start = System.nanoTime();
             byte[] request = ("GET /actuator/health HTTP/1.1\r\nHost: localhost\r\nX-Slow: "
                     + "a".repeat(200)).getBytes(StandardCharsets.US_ASCII);
-            Thread feeder = Thread.ofVirtual().start(() -> {
-                try {
-                    for (byte b : request) {
-                        out.write(b);
-                        out.flush();
-                        Thread.sleep(100);
-                    }
-                } catch (IOException | InterruptedException closed) {
-                    // the server closed it: what this test waits for
-                }
-            });
+            Thread feeder = trickle(out, request, 100);
             String answer = readUntilClosed(s);
             double seconds = (System.nanoTime() - start) / 1e9;
             feeder.interrupt();
@@ -232,17 +237,7 @@ class HostileClientsTest {
                         InputStream in = s.getInputStream();
                         byte[] head = in.readNBytes(12);
                         long answered = System.nanoTime();
-                        Thread feeder = Thread.ofVirtual().start(() -> {
-                            try {
-                                for (int k = 0; k < 100; k++) {
-                                    out.write('x');
-                                    out.flush();
-                                    Thread.sleep(200);
-                                }
-                            } catch (IOException | InterruptedException closed) {
-                                // the server ended it: what this test waits for
-                            }
-                        });
+                        Thread feeder = trickle(out, new byte[100], 200);
                         String rest = readUntilClosed(s);
                         feeder.interrupt();
                         String status = new String(head, StandardCharsets.US_ASCII);
@@ -273,17 +268,7 @@ class HostileClientsTest {
             out.write(("POST /api/v1/assets?filename=a.glb HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
                     + CALM + "\r\nContent-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
-            Thread feeder = Thread.ofVirtual().start(() -> {
-                try {
-                    for (int k = 0; k < 100; k++) {
-                        out.write('x');
-                        out.flush();
-                        Thread.sleep(500); // a third of the read timeout
-                    }
-                } catch (IOException | InterruptedException closed) {
-                    // the server ended it
-                }
-            });
+            Thread feeder = trickle(out, new byte[100], 500); // a third of the read timeout apart
             String answer = readUntilClosed(s);
             double seconds = (System.nanoTime() - start) / 1e9;
             feeder.interrupt();
