@@ -49,9 +49,9 @@ class Sampler(threading.Thread):
             time.sleep(0.1)
 
 
-def status_of(sock):
-    """The status of the answer on sock, 'reset' when the connection ends without one."""
-    sock.settimeout(600)
+def read_head(sock, timeout):
+    """What arrives on sock up to the end of an answer's head (less when the connection ends first)."""
+    sock.settimeout(timeout)
     data = b""
     try:
         while b"\r\n\r\n" not in data:
@@ -61,6 +61,12 @@ def status_of(sock):
             data += more
     except OSError:
         pass
+    return data
+
+
+def status_of(sock):
+    """The status of the answer on sock, 'reset' when the connection ends without one."""
+    data = read_head(sock, 600)
     if not data.startswith(b"HTTP/1.1 "):
         return "reset"
     code = data[9:12].decode()
@@ -142,16 +148,7 @@ def trickle(n):
     sock = socket.create_connection((HOST, PORT))
     sock.sendall(f"POST /api/v1/assets?filename=a.glb HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: "
                  f"application/octet-stream\r\nContent-Length: 10000000000\r\n\r\nglTF".encode())
-    sock.settimeout(30)
-    data = b""
-    try:
-        while b"\r\n\r\n" not in data:
-            more = sock.recv(4096)
-            if not more:
-                break
-            data += more
-    except OSError:
-        pass
+    data = read_head(sock, 30)
     answered = time.monotonic()
     status = data[9:12].decode() if data.startswith(b"HTTP/1.1 ") else "reset"
     closed = None
