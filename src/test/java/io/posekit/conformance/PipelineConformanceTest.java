@@ -32,7 +32,9 @@ import tools.jackson.databind.JsonNode;
  * Skipped where the variants were not made.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "posekit.store.dir=target/test-stores/${random.uuid}")
+        properties = {"posekit.store.dir=target/test-stores/${random.uuid}",
+                // the Draco variants need the decoder, off by default in the service (docs/formats.md)
+                "posekit.limits.draco=true"})
 class PipelineConformanceTest {
 
     /** The variants run.sh makes (each of every glTF conformance asset). */
