@@ -192,11 +192,13 @@ public record PosekitProperties(@DefaultValue Cache cache, @DefaultValue Store s
     }
 
     /**
-     * @param duration The longest the start-up warm-up may take (0 turns it off): before readiness turns UP, posekit
-     *     drives its own hot paths on a built-in asset (upload and parse, skinning matrices as JSON and binary, the
-     *     pose, the skinned mesh, a render) until the JIT falls quiet or this is spent, so the first requests a load
-     *     balancer sends find the code compiled. Reported in the log and in {@code /actuator/info} ({@code warmUp}).
-     * @param quiet The JIT is quiet, and the warm-up stops early, when it spent less than 5 % of this span compiling.
+     * @param duration The safety limit of the start-up warm-up (0 turns it off): before readiness turns UP, posekit
+     *     drives its own hot paths over HTTP on a built-in asset (upload and parse, skinning matrices as JSON and
+     *     binary, the pose, the skinned mesh, a render) until they run at a steady rate and the compilers are idle, so
+     *     the first requests a load balancer sends run at full speed; past this it turns UP anyway, cut short (a
+     *     warning says at what rate). Reported in the log and in {@code /actuator/info} ({@code warmUp}).
+     * @param quiet The window the warm-up measures in: the rate of each, the compilers idle when they spent less than
+     *     5 % of it compiling and the compile queue is empty; steady after three windows without a rise.
      * @param token A bearer token with the read, write and delete scopes the warm-up of a secured service calls the
      *     API with; without one it uses a key of the service's own (in memory only, for the tenant
      *     {@code posekit-internal}, revoked when the warm-up ends).
@@ -207,7 +209,7 @@ public record PosekitProperties(@DefaultValue Cache cache, @DefaultValue Store s
      *     that makes the JDK's AOT cache ({@code -XX:AOTCacheOutput}, see docs/operations.md) runs the warm-up with
      *     this, so the cache holds what serving loads and the method profiles of the hot paths.
      */
-    public record WarmUp(@DefaultValue("5s") java.time.Duration duration,
+    public record WarmUp(@DefaultValue("60s") java.time.Duration duration,
             @DefaultValue("500ms") java.time.Duration quiet, String token,
             @DefaultValue("3000") int rounds, @DefaultValue("false") boolean exit) {
 

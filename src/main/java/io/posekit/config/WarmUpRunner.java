@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.SpringApplication;
@@ -34,8 +35,10 @@ import org.springframework.stereotype.Component;
  *
  * <p>The exercises: the API over HTTP on the server's own port ({@link HttpExercises}; on a secured service with
  * {@code posekit.warm-up.token}, else with a key of the service's own from {@link InternalTokens}, revoked when the
- * warm-up ends) and, in process, what an upload of the warm-up asset does (its content id and its parse); then, once,
- * the kernel check of {@link KernelWarmUp} (vector against scalar). The warm-up never stops the service from starting:
+ * warm-up ends) and, in process, what an upload of the warm-up asset does (its content id and its parse), and any
+ * {@link WarmUp.Exercise} beans of the context; then, once, the kernel check of {@link KernelWarmUp} (vector against
+ * scalar). They run until {@link WarmUp} finds them steady (the rate levelled off, the compilers idle) or
+ * {@code posekit.warm-up.duration}, the safety limit, passes. The warm-up never stops the service from starting:
  * what fails is logged and reported in {@code /actuator/info} ({@link WarmUpInfoContributor}), and the service becomes
  * ready anyway.
  */
@@ -62,10 +65,14 @@ class WarmUpRunner implements ApplicationRunner, Ordered {
     private final AtomicReference<State> state;
     /** Issues the warm-up's key on a secured service when no {@code posekit.warm-up.token} is set; may be null. */
     private final InternalTokens tokens;
+    /** Exercises other parts of the application contribute as beans, run after the built-in ones. */
+    private final List<WarmUp.Exercise> contributed;
 
     WarmUpRunner(PosekitProperties properties, AssetImporters importers, ApplicationContext context,
-            Environment environment, org.springframework.beans.factory.ObjectProvider<InternalTokens> tokens) {
+            Environment environment, ObjectProvider<InternalTokens> tokens,
+            ObjectProvider<WarmUp.Exercise> contributed) {
         this.tokens = tokens.getIfAvailable();
+        this.contributed = contributed.orderedStream().toList();
         this.settings = properties.warmUp();
         this.importers = importers;
         this.context = context;
@@ -143,7 +150,8 @@ class WarmUpRunner implements ApplicationRunner, Ordered {
                 httpStatus = "not driven: " + e.getMessage();
                 log.warn("warm-up: the API's HTTP paths are not warmed up ({})", e.getMessage());
             }
-            // the upload above counts in the budget
+            exercises.addAll(contributed);
+            // the upload above counts in the limit
             java.time.Duration left = settings.duration().minusNanos(System.nanoTime() - started);
             report = new WarmUp(left.isNegative() ? java.time.Duration.ZERO : left, settings.quiet()).run(exercises);
             if (http != null) {
@@ -168,18 +176,36 @@ class WarmUpRunner implements ApplicationRunner, Ordered {
         }
         long millis = (System.nanoTime() - started) / 1_000_000;
         state.set(new State("done", millis, report, httpStatus, kernels));
-        log.info("warm-up done in {} ms, exercises {} ms ({}), {} rounds, JIT compiling {} ms: {}", millis,
-                report.millis(),
-                report.stop() == WarmUp.Stop.QUIET ? "the JIT fell quiet" : report.stop() == WarmUp.Stop.BUDGET
-                        ? "posekit.warm-up.duration spent" : "nothing left to run",
-                report.rounds(), report.compileMillis(), report.exercises().stream()
-                        .map(o -> o.name() + " " + o.rounds() + "× " + o.millis() + " ms").toList());
+        if (log.isDebugEnabled()) {
+            for (WarmUp.Window w : report.curve()) {
+                log.debug("warm-up window ending at {} ms: {} steps/s, {} % compiling, {} methods queued",
+                        w.endMillis(), Math.round(w.rate()), w.compilePercent(), w.queued());
+            }
+        }
+        if (report.stop() == WarmUp.Stop.LIMIT) {
+            log.warn("warm-up cut short at posekit.warm-up.duration ({} ms): {}, the JIT compiled {} ms, {} methods"
+                    + " queued; the service is ready but slower at first: {}", millis, report.windows() == 0
+                            ? "no window of posekit.warm-up.quiet ended"
+                            : "the paths ran at " + Math.round(report.rate()) + " steps/s (best "
+                                    + Math.round(report.bestRate()) + ")",
+                    report.compileMillis(), report.queued(), outcomes(report));
+        } else {
+            log.info("warm-up done in {} ms, exercises {} ms ({}), {} rounds at {} steps/s (best {}), JIT compiling {}"
+                    + " ms: {}", millis, report.millis(), report.stop() == WarmUp.Stop.STEADY
+                            ? "steady: the rate levelled off, the compilers idle" : "nothing left to run",
+                    report.rounds(), Math.round(report.rate()), Math.round(report.bestRate()), report.compileMillis(),
+                    outcomes(report));
+        }
         for (WarmUp.Outcome failed : report.failures()) {
             log.warn("warm-up: {} failed: {}", failed.name(), failed.failure());
         }
         if (!Double.isNaN(kernels)) {
             KernelWarmUpRunner.report(kernels, -1, kernelMillis);
         }
+    }
+
+    private static List<String> outcomes(WarmUp.Report report) {
+        return report.exercises().stream().map(o -> o.name() + " " + o.rounds() + "× " + o.millis() + " ms").toList();
     }
 
     /** The server's own port, on loopback when it listens on every address. */

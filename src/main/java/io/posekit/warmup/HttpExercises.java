@@ -18,17 +18,24 @@ import java.util.Locale;
  *
  * <p>Every answer must be a 200 of the expected media type with a body, else the exercise fails. The requests carry
  * {@code Authorization: Bearer <token>} when a token is given (a secured service); without one, only an open service
- * answers them. One keep-alive connection ({@link LoopbackHttp}); not thread-safe.
+ * answers them. They go round {@value #CONNECTIONS} keep-alive connections ({@link LoopbackHttp}), as a load balancer
+ * opens several, so that each of the server's event loops serves some (its buffers and caches are per thread); an
+ * upload of the same bytes again ({@code upload}) takes the streamed upload path to its answer 200. Not thread-safe.
  */
 public final class HttpExercises implements AutoCloseable {
 
-    private final LoopbackHttp http;
+    /** Connections the requests go round: the server's event loops take new connections in turn. */
+    static final int CONNECTIONS = 4;
+
+    private final LoopbackHttp[] connections;
     private final String[] auth;
     private final String id;
     private final boolean created;
+    /** Exercises made so far: each starts on the next connection. */
+    private int made;
 
-    private HttpExercises(LoopbackHttp http, String[] auth, String id, boolean created) {
-        this.http = http;
+    private HttpExercises(LoopbackHttp[] connections, String[] auth, String id, boolean created) {
+        this.connections = connections;
         this.auth = auth;
         this.id = id;
         this.created = created;
@@ -42,7 +49,11 @@ public final class HttpExercises implements AutoCloseable {
      * @throws IOException when the upload is not answered 201 or 200
      */
     public static HttpExercises open(URI base, String token) throws IOException {
-        LoopbackHttp http = new LoopbackHttp(base.getHost(), base.getPort());
+        LoopbackHttp[] connections = new LoopbackHttp[CONNECTIONS];
+        for (int i = 0; i < CONNECTIONS; i++) {
+            connections[i] = new LoopbackHttp(base.getHost(), base.getPort());
+        }
+        LoopbackHttp http = connections[0];
         String[] auth = token == null || token.isBlank() ? new String[0]
                 : new String[] {"Authorization", "Bearer " + token};
         byte[] glb = WarmUpAsset.get().glb();
@@ -53,7 +64,7 @@ public final class HttpExercises implements AutoCloseable {
                 throw new IOException("the warm-up asset's upload was answered " + answer.status() + ": "
                         + abbreviate(answer.body()));
             }
-            return new HttpExercises(http, auth, sha256(glb), answer.status() == 201);
+            return new HttpExercises(connections, auth, sha256(glb), answer.status() == 201);
         } catch (IOException | RuntimeException e) {
             http.close();
             throw e;
@@ -66,10 +77,10 @@ public final class HttpExercises implements AutoCloseable {
     }
 
     /**
-     * The sampling paths, each at a time that changes from round to round; the render in one round of
-     * {@code renderEvery}.
+     * The sampling paths, each at a time that changes from round to round; the render and the upload in one round of
+     * {@code expensiveEvery}.
      */
-    public List<WarmUp.Exercise> exercises(int renderEvery) {
+    public List<WarmUp.Exercise> exercises(int expensiveEvery) {
         String asset = "/api/v1/assets/" + id;
         return List.of(
                 get("matrices json", 1, asset + "/skins/0/matrices", "", "application/json"),
@@ -77,17 +88,37 @@ public final class HttpExercises implements AutoCloseable {
                 get("pose json", 1, asset + "/pose", "", "application/json"),
                 get("skinned json", 1, asset + "/meshes/0/skinned", "", "application/json"),
                 get("skinned binary", 1, asset + "/meshes/0/skinned", "", "application/octet-stream"),
-                get("render png", renderEvery, asset + "/render.png", "&width=96&height=96", "image/png"));
+                get("render png", expensiveEvery, asset + "/render.png", "&width=96&height=96", "image/png"),
+                upload(expensiveEvery));
+    }
+
+    /** The warm-up asset uploaded again: streamed, hashed, found stored, answered 200. */
+    private WarmUp.Exercise upload(int every) {
+        byte[] glb = WarmUpAsset.get().glb();
+        String[] headers = with(auth, "Content-Type", "model/gltf-binary");
+        return new WarmUp.Exercise("upload", every, round -> {
+            LoopbackHttp.Answer answer = connection(round).send("POST", "/api/v1/assets", glb, headers);
+            if (answer.status() != 200) {
+                throw new IOException("the warm-up asset's upload again was answered " + answer.status() + ": "
+                        + abbreviate(answer.body()));
+            }
+        });
+    }
+
+    private LoopbackHttp connection(long round) {
+        return connections[(int) (round % CONNECTIONS)];
     }
 
     private WarmUp.Exercise get(String name, int every, String path, String extraQuery, String type) {
         String[] headers = with(auth, "Accept", type);
+        // each exercise starts on another connection, so that a round's requests go round them all
+        int offset = made++;
         return new WarmUp.Exercise(name, every, round -> {
             // a different time every round, past the clip's end too (loop=repeat wraps it)
             double time = (round * 0.137) % (1.37 * WarmUpAsset.DURATION);
             String target = path + "?clip=" + WarmUpAsset.CLIP + "&time=" + String.format(Locale.ROOT, "%.4f", time)
                     + "&loop=repeat" + extraQuery;
-            LoopbackHttp.Answer answer = http.send("GET", target, null, headers);
+            LoopbackHttp.Answer answer = connection(round + offset).send("GET", target, null, headers);
             if (answer.status() != 200 || !answer.header("content-type").startsWith(type)
                     || answer.body().length == 0) {
                 throw new IOException("GET " + path + " was answered " + answer.status() + " "
@@ -105,14 +136,16 @@ public final class HttpExercises implements AutoCloseable {
     public void close() throws IOException {
         try {
             if (created) {
-                LoopbackHttp.Answer answer = http.send("DELETE", "/api/v1/assets/" + id, null, auth);
+                LoopbackHttp.Answer answer = connections[0].send("DELETE", "/api/v1/assets/" + id, null, auth);
                 if (answer.status() != 204) {
                     throw new IOException("the warm-up asset's deletion was answered " + answer.status() + ": "
                             + abbreviate(answer.body()));
                 }
             }
         } finally {
-            http.close();
+            for (LoopbackHttp c : connections) {
+                c.close();
+            }
         }
     }
 

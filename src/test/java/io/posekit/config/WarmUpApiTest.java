@@ -141,10 +141,13 @@ class WarmUpApiTest {
         assertThat(warmUp.get("status").asString()).isEqualTo("done");
         assertThat(warmUp.get("http").asString()).isEqualTo("driven at http://127.0.0.1:" + port);
         assertThat(warmUp.get("failures").size()).as("%s", warmUp).isZero();
-        assertThat(warmUp.get("stop").asString()).isEqualTo("budget");
+        assertThat(warmUp.get("stop").asString()).isEqualTo("limit");
+        assertThat(warmUp.get("cutShort").asBoolean()).isTrue();
+        // windows of an hour: none ended
+        assertThat(warmUp.get("windows").asInt()).isZero();
         assertThat(warmUp.get("millis").asLong()).isBetween(1500L, 60_000L);
         List<String> exercises = List.of("parse", "matrices json", "matrices binary", "pose json", "skinned json",
-                "skinned binary", "render png");
+                "skinned binary", "render png", "upload");
         assertThat(warmUp.get("rounds").propertyNames()).containsExactlyElementsOf(exercises);
         for (String e : exercises) {
             assertThat(warmUp.get("rounds").get(e).asLong()).as(e).isPositive();
