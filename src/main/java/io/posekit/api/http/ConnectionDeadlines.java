@@ -22,10 +22,10 @@ import java.util.concurrent.TimeUnit;
  * {@code maxSwallowSize}):
  * <ul>
  * <li><b>headers</b>: from a request's first byte until its headers are decoded, at most {@code headerTimeout}; a
- * client that trickles them (slowloris) is answered {@code 408} and the connection closed;
+ * client that trickles them (slowloris) is answered {@code 408} and the connection closed (lingering, as below);
  * <li><b>body</b>: from the first byte until the body's last, at most {@code requestTimeout}, however the bytes trickle
  * (each one resets the idle and read timeouts); past it, {@code 408} when nothing was answered yet, and the connection
- * closed;
+ * closed (lingering, as below);
  * <li><b>the rest of a refused body</b>: a request answered before its body was read (a {@code 401}, {@code 413},
  * {@code 503} …) may go on sending it for at most {@code swallowTime} after its answer, then the connection is closed.
  * When the server closes such a connection itself (its answer said {@code Connection: close}), it first shuts its
@@ -179,9 +179,20 @@ final class ConnectionDeadlines {
         }
         long elapsed = now - s.startedAt;
         if (!s.decoded && elapsed > headerNanos || s.decoded && !s.answered && elapsed > requestNanos) {
-            s.check.cancel(false);
-            // written from here, below the codec: the request was not answered (its headers or body never came)
-            ctx.writeAndFlush(Unpooled.wrappedBuffer(TIMEOUT)).addListener(f -> ctx.close());
+            // written from here, below the codec: the request was not answered (its headers or body never came).
+            // Then a lingering close as for a refused body (the check goes on to end it): the client may still be
+            // sending, and closing with its bytes unread would reset the connection, the 408 lost with it
+            s.answered = true;
+            s.answeredAt = now;
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(TIMEOUT)).addListener(f -> {
+                if (f.isSuccess() && ctx.channel() instanceof DuplexChannel duplex && ctx.channel().isActive()) {
+                    s.closing = ctx.newPromise();
+                    s.closingSince = System.nanoTime();
+                    duplex.shutdownOutput();
+                } else {
+                    ctx.close();
+                }
+            });
         } else if (s.answered && now - s.answeredAt > swallowNanos) {
             s.check.cancel(false);
             ctx.close(); // a refused body still arriving after its time to drain

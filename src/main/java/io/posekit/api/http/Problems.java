@@ -59,6 +59,13 @@ public final class Problems {
             }
             case io.netty.handler.timeout.ReadTimeoutException e -> problem(408, "Request timeout",
                     "the request body stopped arriving (posekit.http.read-timeout)", path).header("Connection", "close");
+            case reactor.netty.channel.AbortedException e -> {
+                // the connection closed under a request still being read (the client went, or a deadline closed it
+                // after its 408): nobody is left to read an answer, and nothing failed here
+                log.debug("request aborted: {}", e.getMessage());
+                yield problem(400, "Request aborted", "the connection closed before the request was read", path)
+                        .header("Connection", "close");
+            }
             case JacksonException e -> problem(400, "Invalid body", "the body is not the JSON expected here: "
                     + e.getOriginalMessage(), path);
             default -> {
