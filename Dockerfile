@@ -51,7 +51,7 @@ EXPOSE 8080
 # readiness over plain bash (no curl in the JRE images): 200 once the store is writable, the start-up warm-up is done
 # and the app accepts traffic (an unreachable shared S3 store is DEGRADED, still 200: every replica is affected alike
 # and serves what it parsed)
-HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+HEALTHCHECK --interval=5s --timeout=3s --start-period=90s --retries=3 \
     CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /actuator/health/readiness HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -qE '^HTTP/1[.][01] 200'"]
 # -XX:AOTCache: a cache that does not match (another JVM, changed jars) is ignored with a warning, costing time only.
 # -Dspring.aot.enabled: the context as Spring's AOT processing generated it at package time (no configuration class

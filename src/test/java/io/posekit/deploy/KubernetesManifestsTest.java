@@ -284,6 +284,9 @@ class KubernetesManifestsTest {
         }
         assertThat(c.at("/startupProbe/periodSeconds").asInt() * c.at("/startupProbe/failureThreshold").asInt())
                 .as("seconds the JVM may take to start").isEqualTo(120);
+        // readiness waits for the warm-up, however long it takes (liveness is UP meanwhile): no failure threshold
+        // ends the pod for it, and traffic follows its end within 2 s
+        assertThat(c.at("/readinessProbe/periodSeconds").asInt()).isEqualTo(2);
 
         assertThat(c.at("/resources/requests/cpu").asString()).isEqualTo("1");
         assertThat(c.at("/resources/limits/cpu").asString()).isEqualTo("2");
