@@ -10,7 +10,8 @@
 #  2. polls every 20 ms: first answer = the first HTTP answer of any status to the readiness probe (posekit
 #     /actuator/health/readiness, the peer /health), ready = the first 200 of it; both in seconds since t0, and the
 #     service's CPU seconds by then (user + system of every thread: on a busy machine wall times stretch with the
-#     other processes' load, CPU times much less);
+#     other processes' load, CPU times much less), and for posekit that CPU by thread (load/lib/thread-cpu.py: the C1
+#     and C2 compilers, GC, main's start-up and warm-up, the event loops, the rest);
 #  3. uploads Fox.glb and reads its "Walk" clip's duration from the summary;
 #  4. WINDOWS back-to-back wrk runs of DURATION each (wrk -t1 -cCONNECTIONS pinned to WRK_CPUS, lib/measure.sh:
 #     Fox skinning matrices as JSON at random times of Walk), each window's req/s, p50 and p99;
@@ -149,6 +150,10 @@ for SVC in $SERVICES; do
     start "$SVC" "$run"
     wait_ready
     say "$SVC run $run: first answer after $FIRST s ($CPU_FIRST s of CPU), ready after $READY s ($CPU_READY s of CPU)"
+    # where the CPU of the start and the warm-up went, by thread (compilers, GC, main, event loops), at readiness
+    BY_THREAD='{}'
+    [ "$SVC" = posekit ] && BY_THREAD=$(python3 load/lib/thread-cpu.py "$(service_pid)" 2>/dev/null || echo '{}')
+    say "$SVC run $run: CPU s by thread at ready: $BY_THREAD"
     out=$WORK/fox-$SVC-$run.json
     code=$(curl -sS -o "$out" -w '%{http_code}' -H 'Content-Type: model/gltf-binary' --data-binary @"$FOX" "$BASE/api/v1/assets")
     [ "$code" = 201 ] || [ "$code" = 200 ] || die "$SVC: Fox upload answered $code: $(head -c 300 "$out")"
@@ -175,12 +180,13 @@ for SVC in $SERVICES; do
         | sed -n 's/.*, used \([0-9]*\)K.*/\1/p' | awk '{s += $1} END {print int(s / 1024)}')
     fi
     say "$SVC run $run: after the load, heap after a full GC $heap MB, resident $rss MB"
-    python3 - "$RESULTS" "$SVC" "$run" "$FIRST" "$READY" "$CPU_FIRST" "$CPU_READY" "$KIND" "${AOT_FILE:-none}" "$heap" "$rss" "${windows[@]}" <<'PY'
+    python3 - "$RESULTS" "$SVC" "$run" "$FIRST" "$READY" "$CPU_FIRST" "$CPU_READY" "$KIND" "${AOT_FILE:-none}" "$heap" "$rss" "$BY_THREAD" "${windows[@]}" <<'PY'
 import json, sys
-path, svc, run, first, ready, cpu_first, cpu_ready, kind, aot, heap, rss, *w = sys.argv[1:]
+path, svc, run, first, ready, cpu_first, cpu_ready, kind, aot, heap, rss, by_thread, *w = sys.argv[1:]
 open(path, "a").write(json.dumps({"service": svc, "run": int(run), "first_answer_s": float(first),
     "ready_s": float(ready), "cpu_first_answer_s": float(cpu_first), "cpu_ready_s": float(cpu_ready), "kind": kind,
-    "aot": aot, "heap_after_gc_mb": int(heap), "rss_mb": int(rss), "windows": [json.loads(x) for x in w]}) + "\n")
+    "aot": aot, "heap_after_gc_mb": int(heap), "rss_mb": int(rss), "cpu_by_thread_at_ready_s": json.loads(by_thread),
+    "windows": [json.loads(x) for x in w]}) + "\n")
 PY
     ROWS+=("$row")
     stop
@@ -213,4 +219,9 @@ for svc in dict.fromkeys(r["service"] for r in rows):
           med([r["cpu_first_answer_s"] for r in rs]), med([r["cpu_ready_s"] for r in rs]),
           "%d" % med([r.get("heap_after_gc_mb", -1) for r in rs]) if all(r.get("heap_after_gc_mb", -1) >= 0 for r in rs) else "–",
           "%d" % med([r.get("rss_mb", -1) for r in rs]), " | ".join(cells)))
+by = [r["cpu_by_thread_at_ready_s"] for r in rows if r.get("cpu_by_thread_at_ready_s")]
+if by:
+    print()
+    print("CPU seconds by thread at readiness (posekit, medians): " + ", ".join(
+        "%s %.2f" % (k, statistics.median([b.get(k, 0) for b in by])) for k in by[0]))
 PY
