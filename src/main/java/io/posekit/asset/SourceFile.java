@@ -99,6 +99,33 @@ public final class SourceFile {
         return read;
     }
 
+    /**
+     * A copy of {@code length} bytes of the content from {@code offset}, without reading the rest when on disk (a zip's
+     * directory at its end, its first bytes).
+     *
+     * @throws IndexOutOfBoundsException when the range is not within the content
+     * @throws UncheckedIOException when the file on disk cannot be read
+     */
+    public byte[] read(long offset, int length) {
+        java.util.Objects.checkFromIndexSize(offset, length, size);
+        if (bytes != null) {
+            return java.util.Arrays.copyOfRange(bytes, (int) offset, (int) offset + length);
+        }
+        byte[] read = new byte[length];
+        try {
+            for (int at = 0; at < length; ) {
+                int n = channel.read(ByteBuffer.wrap(read, at, Math.min(READ_CHUNK, length - at)), offset + at);
+                if (n < 0) {
+                    throw new IOException("the file ended after " + (offset + at) + " of " + size + " bytes");
+                }
+                at += n;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + name, e);
+        }
+        return read;
+    }
+
     /** The content as a stream, without reading it all into memory when on disk. */
     public InputStream open() {
         if (bytes != null) {

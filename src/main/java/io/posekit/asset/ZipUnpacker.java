@@ -1,6 +1,5 @@
 package io.posekit.asset;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -20,7 +19,8 @@ import java.util.zip.ZipInputStream;
  * cap, not when memory runs out. Symbolic links (entries whose Unix mode in the central directory's external
  * attributes is {@code 0xA000}) are rejected: the central directory is read first, bounds-checked, for exactly that
  * (the local headers the entries are then inflated from do not carry the mode), so an archive without a readable
- * central directory is rejected too. Nothing touches the file system.
+ * central directory is rejected too. An archive on disk (an upload as spooled) is read in pieces, its directory from
+ * its end and its entries streamed: only the inflated entries are held in memory. Nothing is written.
  */
 public final class ZipUnpacker {
 
@@ -36,13 +36,18 @@ public final class ZipUnpacker {
                 && ((bytes[2] == 3 && bytes[3] == 4) || (bytes[2] == 5 && bytes[3] == 6));
     }
 
+    /** Whether {@code zip}'s first bytes are a zip's (read alone, not the whole file). */
+    private static boolean looksLikeZip(SourceFile zip) {
+        return looksLikeZip(zip.read(0, Math.min(4, zip.size())));
+    }
+
     /**
-     * Unpacks {@code zip}.
+     * Unpacks {@code zip}, streamed from its file when on disk (only the entries' contents are held, not the archive).
      *
      * @throws ImportException invalid for a corrupt or hostile archive, too large for one over the limits
      */
     public static List<SourceFile> unpack(SourceFile zip, ImportLimits limits) {
-        if (!looksLikeZip(zip.bytes())) {
+        if (!looksLikeZip(zip)) {
             throw ImportException.invalid(zip.name() + " is not a zip archive (no PK signature)");
         }
         checkCentralDirectory(zip, limits);
@@ -50,7 +55,7 @@ public final class ZipUnpacker {
         Set<String> names = new HashSet<>();
         long total = 0;
         byte[] buffer = new byte[64 * 1024];
-        try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(zip.bytes()))) {
+        try (ZipInputStream in = new ZipInputStream(new java.io.BufferedInputStream(zip.open(), 64 * 1024))) {
             ZipEntry entry;
             int entries = 0;
             while ((entry = in.getNextEntry()) != null) {
@@ -118,7 +123,7 @@ public final class ZipUnpacker {
      */
     public static java.util.Optional<List<String>> listNames(SourceFile zip, ImportLimits limits) {
         try {
-            if (!looksLikeZip(zip.bytes())) {
+            if (!looksLikeZip(zip)) {
                 return java.util.Optional.empty();
             }
             List<String> out = new ArrayList<>();
@@ -166,11 +171,16 @@ public final class ZipUnpacker {
      *     (413) past {@link ImportLimits#maxZipEntries()}
      */
     static List<String> checkCentralDirectory(SourceFile zip, ImportLimits limits) {
-        byte[] b = zip.bytes();
+        // read from the file in pieces: its end (the record, a comment of at most 65535 bytes, the zip64 locator before
+        // it), the zip64 record, the directory; never the whole archive
+        long length = zip.size();
+        int tailLength = (int) Math.min(length, 20 + 22 + 0xFFFF);
+        long tailStart = length - tailLength;
+        byte[] t = zip.read(tailStart, tailLength);
         int eocd = -1;
         // the record is 22 bytes plus a comment of at most 65535; the last signature wins (a comment may hold "PK56")
-        for (int at = b.length - 22; at >= Math.max(0, b.length - 22 - 0xFFFF); at--) {
-            if (u32(b, at) == EOCD && at + 22 + u16(b, at + 20) <= b.length) {
+        for (int at = t.length - 22; at >= Math.max(0, t.length - 22 - 0xFFFF); at--) {
+            if (u32(t, at) == EOCD && at + 22 + u16(t, at + 20) <= t.length) {
                 eocd = at;
                 break;
             }
@@ -179,40 +189,42 @@ public final class ZipUnpacker {
             throw ImportException.invalid(zip.name() + " is not a valid zip archive: it has no end of central"
                     + " directory record (cut short?)");
         }
-        long entries = u16(b, eocd + 10);
-        long size = u32(b, eocd + 12) & 0xFFFFFFFFL;
-        long offset = u32(b, eocd + 16) & 0xFFFFFFFFL;
+        long entries = u16(t, eocd + 10);
+        long size = u32(t, eocd + 12) & 0xFFFFFFFFL;
+        long offset = u32(t, eocd + 16) & 0xFFFFFFFFL;
         if (entries == 0xFFFF || size == 0xFFFFFFFFL || offset == 0xFFFFFFFFL) {
             // zip64: the locator sits right before the record and points at the zip64 record
             int locator = eocd - 20;
-            if (locator < 0 || u32(b, locator) != ZIP64_LOCATOR) {
+            if (locator < 0 || u32(t, locator) != ZIP64_LOCATOR) {
                 throw ImportException.invalid(zip.name() + " is not a valid zip archive: its zip64 end of central"
                         + " directory locator is missing");
             }
-            long record = u64(b, locator + 8);
-            if (record < 0 || record > b.length - 56L || u32(b, (int) record) != ZIP64_EOCD) {
+            long record = u64(t, locator + 8);
+            byte[] r = record < 0 || record > length - 56L ? null : zip.read(record, 56);
+            if (r == null || u32(r, 0) != ZIP64_EOCD) {
                 throw ImportException.invalid(zip.name() + " is not a valid zip archive: its zip64 end of central"
                         + " directory record is not where its locator says");
             }
-            entries = u64(b, (int) record + 32);
-            size = u64(b, (int) record + 40);
-            offset = u64(b, (int) record + 48);
+            entries = u64(r, 32);
+            size = u64(r, 40);
+            offset = u64(r, 48);
         }
         if (entries < 0 || entries > limits.maxZipEntries()) {
             throw ImportException.tooLarge(zip.name() + " holds more than " + limits.maxZipEntries() + " entries ("
                     + ImportLimits.ZIP_ENTRIES + ")");
         }
-        if (offset < 0 || size < 0 || offset > b.length || size > b.length - offset) {
+        if (offset < 0 || size < 0 || offset > length || size > length - offset) {
             throw ImportException.invalid(zip.name() + " is not a valid zip archive: its central directory (" + size
                     + " bytes at byte " + offset + ") lies outside the file");
         }
-        int at = (int) offset;
-        int end = (int) (offset + size);
+        byte[] b = zip.read(offset, (int) size);
+        int at = 0;
+        int end = b.length;
         List<String> names = new ArrayList<>((int) entries);
         for (long i = 0; i < entries; i++) {
             if (end - at < 46 || u32(b, at) != CENTRAL_HEADER) {
                 throw ImportException.invalid(zip.name() + " is not a valid zip archive: central directory entry " + i
-                        + " at byte " + at + " is missing or damaged");
+                        + " at byte " + (offset + at) + " is missing or damaged");
             }
             int nameLength = u16(b, at + 28);
             int extraLength = u16(b, at + 30);

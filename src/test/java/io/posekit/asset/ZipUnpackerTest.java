@@ -44,6 +44,34 @@ class ZipUnpackerTest {
     }
 
     @Test
+    void unpacksAnArchiveOnDiskAsFromMemoryReadingItInPieces(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws IOException {
+        // a comment as long as a zip allows: the end record is found at the far end of the tail read from the file
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (ZipOutputStream zip = new ZipOutputStream(out)) {
+            zip.setComment("c".repeat(0xFFFF));
+            for (Map.Entry<String, byte[]> e : entries("fox.gltf", "{}", "bin/fox.bin", "B".repeat(300_000)).entrySet()) {
+                zip.putNextEntry(new ZipEntry(e.getKey()));
+                zip.write(e.getValue());
+                zip.closeEntry();
+            }
+        }
+        byte[] bytes = out.toByteArray();
+        java.nio.file.Path file = java.nio.file.Files.write(dir.resolve("fox.zip"), bytes);
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file)) {
+            SourceFile onDisk = SourceFile.onDisk("fox.zip", channel, bytes.length, null, file);
+            SourceFile inMemory = new SourceFile("fox.zip", bytes);
+            assertThat(onDisk.read(bytes.length - 5, 5)).isEqualTo(java.util.Arrays.copyOfRange(bytes,
+                    bytes.length - 5, bytes.length));
+            assertThat(ZipUnpacker.listNames(onDisk, ImportLimits.DEFAULT)).contains(List.of("fox.gltf", "bin/fox.bin"));
+            List<SourceFile> fromDisk = ZipUnpacker.unpack(onDisk, ImportLimits.DEFAULT);
+            assertThat(fromDisk).isEqualTo(ZipUnpacker.unpack(inMemory, ImportLimits.DEFAULT));
+            assertThat(fromDisk.get(1).size()).isEqualTo(300_000);
+            assertThatThrownBy(() -> onDisk.read(bytes.length - 4, 5)).isInstanceOf(IndexOutOfBoundsException.class);
+        }
+    }
+
+    @Test
     void listsTheNamesTheUnpackGivesFromTheCentralDirectoryAlone() throws IOException {
         byte[] bytes = zip(entries("model/", "", "model/fox.gltf", "{}", "model/./bin/fox.bin", "BIN", "__MACOSX/x", "junk",
                 "model/.DS_Store", "junk"));
