@@ -150,7 +150,7 @@ public final class UploadSpool implements AutoCloseable {
 
     /** Closes every file and removes what remains of the directory (files a store moved away are not touched). */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }

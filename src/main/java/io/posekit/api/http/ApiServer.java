@@ -283,9 +283,8 @@ public final class ApiServer {
                 return send(call, response, route, problems.reply(e, call.path), e);
             }
             exchange.onEnd(() -> {
-                sink.close();
+                releaseSpool(call, sink);
                 edge.uploads().release(call.reservedBytes);
-                edge.spool().release(call.spooledBytes);
             });
             return Mono.defer(() -> {
                         reserve(call, sink.bufferBytes());
@@ -361,7 +360,19 @@ public final class ApiServer {
                 .then(Mono.fromCallable(() -> {
                     call.bodyRead = true;
                     return sink.finish();
-                }));
+                }))
+                // a refused body's files and disk go at once, not when its connection has finished lingering: the
+                // next upload must find the disk it left
+                .doOnError(e -> releaseSpool(call, sink));
+    }
+
+    /** Removes an upload's spooled files and gives back the disk they took; once, whoever comes first. */
+    private void releaseSpool(Call call, UploadSink sink) {
+        synchronized (call) {
+            sink.close();
+            edge.spool().release(call.spooledBytes);
+            call.spooledBytes = 0;
+        }
     }
 
     /** A 408 once {@code deadline} has passed: a body that keeps trickling escapes the read timeout, not this. */
