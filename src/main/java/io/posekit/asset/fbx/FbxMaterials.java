@@ -1,11 +1,11 @@
 package io.posekit.asset.fbx;
 
+import io.posekit.asset.ColourSpace;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.SourceFile;
 import io.posekit.asset.SourceFiles;
-import io.posekit.asset.SrgbColors;
 import io.posekit.asset.TextureImages;
 import io.posekit.skinning.Material;
 import java.nio.charset.StandardCharsets;
@@ -17,22 +17,32 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The materials of FBX Models, as three.js's FBXLoader reads them.
+ * The materials of FBX Models, as ufbx models them ({@code ufbx_material_map}: each property a value, perhaps a
+ * connected texture, and a factor) and as the tool that wrote the file shows them.
  *
  * <ul>
  *   <li><b>Which</b>: the {@code Material} objects connected to a Model, in connection order; a polygon's
  *       {@code LayerElementMaterial} index picks one of them ({@link FbxGeometry}).</li>
- *   <li><b>Colours</b> (sRGB in the file, linear in the {@link Material}): base colour from {@code Diffuse}, else
- *       {@code DiffuseColor}; emissive from {@code Emissive}, else {@code EmissiveColor}, times {@code EmissiveFactor}
- *       (clamped to 0..1). FBX's Phong and Lambert models are not physically based: metallic 0, roughness 1.</li>
+ *   <li><b>Colours</b> (linear in the {@link Material}), in the space the exporter writes ({@link FbxExporter#colours()}:
+ *       linear from Blender, sRGB from the FBX SDK and any other): base colour {@code DiffuseColor} (FBX 6's
+ *       {@code Diffuse} where it has no {@code DiffuseColor}) × {@code DiffuseFactor} (default 1); emissive
+ *       {@code EmissiveColor} (or {@code Emissive}) × {@code EmissiveFactor}. Each colour channel is clamped to 0..1
+ *       before the factor, the product after it. FBX's Phong and Lambert models are not physically based: metallic 0,
+ *       roughness 1.</li>
+ *   <li><b>A connected texture replaces the value</b> of the property it is connected to, as in the FBX SDK, Maya and
+ *       Blender's own importer: with a usable texture on {@code DiffuseColor} the base colour is the texture ×
+ *       {@code DiffuseFactor}, whatever {@code DiffuseColor} says (Blender writes its Base Color socket's unused value
+ *       there, 0.8 by default; three.js's FBXLoader multiplies the texture by it, drawing at 0.8×). A texture that
+ *       cannot be used leaves the value.</li>
  *   <li><b>Transparency</b>: opacity {@code 1 − TransparencyFactor}; when that is 0 or 1, {@code Opacity} (default 1).
  *       Below 1 the material blends ({@code BLEND}) with that alpha.</li>
  *   <li><b>Texture</b>: the {@code Texture} connected to the material's {@code DiffuseColor} (or Maya's
  *       {@code Maya|TEX_color_map}; a {@code LayeredTexture}'s first layer), its image from the {@code Video} connected
  *       to it — the embedded {@code Content} (binary bytes, or base64 text in ASCII files), else the file its
  *       {@code RelativeFilename} or {@code FileName} names among the upload's files (by path, then by base name; never
- *       the file system). Any image {@link TextureImages} reads. The texture's {@code UVSet} names the UV layer it is
- *       sampled with ({@code TEXCOORD_0} when it names none the mesh has).</li>
+ *       the file system). Any image {@link TextureImages} reads (sRGB, as every exporter writes colour images). The
+ *       texture's {@code UVSet} names the UV layer it is sampled with ({@code TEXCOORD_0} when it names none the mesh
+ *       has).</li>
  * </ul>
  * A material or image that cannot be used is a warning, never a failure: the primitive keeps the colour. Texture
  * transforms ({@code Translation}, {@code Scaling}, {@code Rotation}), clamped wrapping and maps other than the diffuse
@@ -48,6 +58,7 @@ final class FbxMaterials {
     private final SourceFiles upload;
     private final DecodeBudget budget;
     private final ImportWarnings warnings;
+    private final ColourSpace colours;
     private final Map<Long, Material> materials = new HashMap<>();
     private final Map<Long, Optional<Material.Texture>> images = new HashMap<>();
 
@@ -61,6 +72,7 @@ final class FbxMaterials {
         this.upload = upload;
         this.budget = budget;
         this.warnings = warnings;
+        this.colours = scene.exporter().colours();
     }
 
     /**
@@ -82,18 +94,30 @@ final class FbxMaterials {
     }
 
     private Material read(FbxScene.FbxObject m) {
+        Material.Texture texture = null;
+        try {
+            texture = texture(m);
+        } catch (ImportException e) {
+            budget.checkTimeNow();
+            if (e.kind() != ImportException.Kind.INVALID) {
+                throw e;
+            }
+            warnings.add(e.getMessage() + "; the material's texture is not used");
+        }
         FbxProperties p = scene.properties(m);
         float[] base = {1, 1, 1, 1};
         float[] emissive = new float[3];
         Material.AlphaMode alphaMode = Material.AlphaMode.OPAQUE;
         try {
-            float[] diffuse = color(p, "Diffuse", "DiffuseColor");
-            if (diffuse != null) {
-                System.arraycopy(diffuse, 0, base, 0, 3);
+            // the texture replaces DiffuseColor's value; DiffuseFactor scales either
+            float[] diffuse = texture != null ? new float[] {1, 1, 1} : color(p, "Diffuse", "DiffuseColor");
+            float diffuseFactor = factor(p, "DiffuseFactor");
+            for (int c = 0; c < 3; c++) {
+                base[c] = Math.clamp((diffuse == null ? 1 : diffuse[c]) * diffuseFactor, 0f, 1f);
             }
             float[] emission = color(p, "Emissive", "EmissiveColor");
             if (emission != null) {
-                float factor = (float) p.number("EmissiveFactor", 1);
+                float factor = factor(p, "EmissiveFactor");
                 for (int c = 0; c < 3; c++) {
                     emissive[c] = Math.clamp(emission[c] * factor, 0f, 1f);
                 }
@@ -113,27 +137,23 @@ final class FbxMaterials {
             }
             warnings.add(e.getMessage() + "; the material's colours are not used");
         }
-        Material.Texture texture = null;
-        try {
-            texture = texture(m);
-        } catch (ImportException e) {
-            budget.checkTimeNow();
-            if (e.kind() != ImportException.Kind.INVALID) {
-                throw e;
-            }
-            warnings.add(e.getMessage() + "; the material's texture is not used");
-        }
         return new Material(m.name(), base, 0, 1, emissive, alphaMode, 0.5f, false, texture, 0);
     }
 
-    /** The linear RGB of the first of {@code names} the material has, or {@code null}. */
-    private static float[] color(FbxProperties p, String... names) {
+    /** The linear RGB of the first of {@code names} the material has, read in the exporter's space, or {@code null}. */
+    private float[] color(FbxProperties p, String... names) {
         for (String name : names) {
             if (p.find(name) != null) {
-                return SrgbColors.toLinear(p.vector(name, new double[3]));
+                return colours.toLinear(p.vector(name, new double[3]));
             }
         }
         return null;
+    }
+
+    /** The factor {@code name} (default 1; a negative or non-finite one is 0). */
+    private static float factor(FbxProperties p, String name) {
+        double f = p.number(name, 1);
+        return Double.isFinite(f) && f > 0 ? (float) f : 0f;
     }
 
     /** The base colour texture of material {@code m}, or {@code null}. */
