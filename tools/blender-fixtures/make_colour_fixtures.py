@@ -9,7 +9,7 @@ Run headless (Debian's blender package, see /work/shared/tools/blender/README.md
 
 Writes, in OUT_DIR:
   - swatches.fbx, swatches.dae, swatches.glb: six cubes, each an untextured material of one Base Color (saturated,
-    dark and light, so a colour read in the wrong space shows);
+    dark and light, so a colour read in the wrong space shows), and a seventh, dark, with an orange Emission;
   - textured.fbx, textured.dae (+ textured_grid.png), textured.glb: one cube whose Base Color is an image texture,
     the socket's own value left at Blender's default 0.8 grey (what Blender writes as DiffuseColor beside the
     texture, and what it does not draw).
@@ -79,6 +79,11 @@ colours = [(0.8, 0.1, 0.1, 1), (0.1, 0.6, 0.2, 1), (0.05, 0.2, 0.8, 1),
 for i, c in enumerate(colours):
     material, _ = principled("Swatch%d" % i, c)
     cube("Swatch%d" % i, (i % 3) * 1.0 - 1.0, (i // 3) * 1.0, material)
+# a dark base that glows orange: FBX EmissiveColor (× EmissiveFactor, the strength), COLLADA <emission>
+material, bsdf = principled("Glow", (0.05, 0.05, 0.05, 1))
+bsdf.inputs["Emission"].default_value = (0.4, 0.15, 0.02, 1)
+bsdf.inputs["Emission Strength"].default_value = 1.0
+cube("Glow", 0.0, 2.0, material)
 export("swatches")
 
 # --- textured: one cube, Base Color from a 16x16 image of four coloured quadrants -----------------------------------

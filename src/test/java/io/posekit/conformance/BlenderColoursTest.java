@@ -35,8 +35,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * BSDF's Base Color, linear as glTF defines it, so posekit's picture of it is the colour the artist set. posekit's
  * pictures of the FBX and the COLLADA, drawn at rest with the same camera framing, must cover the same pixels
  * (IoU ≥ {@value #MIN_IOU}) with a mean sRGB colour of the fully covered pixels within {@value #MAX_LEVELS} levels per
- * channel of the glTF's. Scenes: {@code swatches} (six untextured colours: Blender writes their linear values into
- * FBX {@code DiffuseColor} and COLLADA {@code <color>}) and {@code textured} (an image texture on Base Color, whose own
+ * channel of the glTF's. Scenes: {@code swatches} (six untextured colours and a dark one with an orange Emission:
+ * Blender writes their linear values into FBX {@code DiffuseColor} and {@code EmissiveColor} and COLLADA
+ * {@code <color>}) and {@code textured} (an image texture on Base Color, whose own
  * value Blender leaves at 0.8 and writes as {@code DiffuseColor} beside the texture). The table goes to
  * {@code target/blender-colours.md}.
  */
