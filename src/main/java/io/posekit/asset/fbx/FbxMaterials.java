@@ -24,10 +24,11 @@ import java.util.Optional;
  *   <li><b>Which</b>: the {@code Material} objects connected to a Model, in connection order; a polygon's
  *       {@code LayerElementMaterial} index picks one of them ({@link FbxGeometry}).</li>
  *   <li><b>Colours</b> (linear in the {@link Material}), in the space the exporter writes ({@link FbxExporter#colours()}:
- *       linear from Blender, sRGB from the FBX SDK and any other): base colour {@code DiffuseColor} (FBX 6's
- *       {@code Diffuse} where it has no {@code DiffuseColor}) × {@code DiffuseFactor} (default 1); emissive
- *       {@code EmissiveColor} (or {@code Emissive}) × {@code EmissiveFactor}. Each colour channel is clamped to 0..1
- *       before the factor, the product after it. FBX's Phong and Lambert models are not physically based: metallic 0,
+ *       linear from Blender, sRGB from the FBX SDK and any other): base colour {@code DiffuseColor} × {@code DiffuseFactor}
+ *       (default 1; white × the factor without a colour); emissive {@code EmissiveColor} × {@code EmissiveFactor}.
+ *       A material that sets the SDK's precomputed product ({@code Diffuse}, {@code Emissive}) but not the colour
+ *       itself gets the product as it is. Each colour channel is clamped to 0..1 before the factor, the product
+ *       after it. FBX's Phong and Lambert models are not physically based: metallic 0,
  *       roughness 1.</li>
  *   <li><b>A connected texture replaces the value</b> of the property it is connected to, as in the FBX SDK, Maya and
  *       Blender's own importer: with a usable texture on {@code DiffuseColor} the base colour is the texture ×
@@ -109,18 +110,14 @@ final class FbxMaterials {
         float[] emissive = new float[3];
         Material.AlphaMode alphaMode = Material.AlphaMode.OPAQUE;
         try {
-            // the texture replaces DiffuseColor's value; DiffuseFactor scales either
-            float[] diffuse = texture != null ? new float[] {1, 1, 1} : color(p, "Diffuse", "DiffuseColor");
-            float diffuseFactor = factor(p, "DiffuseFactor");
-            for (int c = 0; c < 3; c++) {
-                base[c] = Math.clamp((diffuse == null ? 1 : diffuse[c]) * diffuseFactor, 0f, 1f);
-            }
-            float[] emission = color(p, "Emissive", "EmissiveColor");
+            // the texture replaces DiffuseColor's value, DiffuseFactor scales it; without either colour the
+            // factor scales white
+            float[] diffuse = texture != null ? null : colour(p, "DiffuseColor", "DiffuseFactor", "Diffuse");
+            float white = Math.min(factor(p, "DiffuseFactor"), 1f);
+            System.arraycopy(diffuse != null ? diffuse : new float[] {white, white, white}, 0, base, 0, 3);
+            float[] emission = colour(p, "EmissiveColor", "EmissiveFactor", "Emissive");
             if (emission != null) {
-                float factor = factor(p, "EmissiveFactor");
-                for (int c = 0; c < 3; c++) {
-                    emissive[c] = Math.clamp(emission[c] * factor, 0f, 1f);
-                }
+                emissive = emission;
             }
             double opacity = 1 - p.number("TransparencyFactor", 0);
             if (opacity == 1 || opacity == 0) {
@@ -140,14 +137,26 @@ final class FbxMaterials {
         return new Material(m.name(), base, 0, 1, emissive, alphaMode, 0.5f, false, texture, 0);
     }
 
-    /** The linear RGB of the first of {@code names} the material has, read in the exporter's space, or {@code null}. */
-    private float[] color(FbxProperties p, String... names) {
-        for (String name : names) {
-            if (p.find(name) != null) {
-                return colours.toLinear(p.vector(name, new double[3]));
-            }
+    /**
+     * The linear RGB of a colour property times its factor, each channel clamped to 0..1 before and after: the
+     * material's own {@code colour} × {@code factor}; else its own {@code product}, the SDK's precomputed product of
+     * the two (Maya writes {@code Diffuse} 0.4 beside {@code DiffuseColor} 0.5 and {@code DiffuseFactor} 0.8, so it is
+     * not multiplied again), as it is; else the template's {@code colour} × {@code factor}. Read in the exporter's
+     * colour space; {@code null} when neither property is anywhere.
+     */
+    private float[] colour(FbxProperties p, String colour, String factor, String product) {
+        if (!p.setsOwn(colour) && p.setsOwn(product)) {
+            return colours.toLinear(p.vector(product, new double[3]));
         }
-        return null;
+        if (p.find(colour) == null) {
+            return null;
+        }
+        float f = factor(p, factor);
+        float[] c = colours.toLinear(p.vector(colour, new double[3]));
+        for (int i = 0; i < 3; i++) {
+            c[i] = Math.clamp(c[i] * f, 0f, 1f);
+        }
+        return c;
     }
 
     /** The factor {@code name} (default 1; a negative or non-finite one is 0). */

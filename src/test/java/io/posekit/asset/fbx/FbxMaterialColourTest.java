@@ -129,6 +129,22 @@ class FbxMaterialColourTest {
     }
 
     @Test
+    void theSdksPrecomputedProductIsNotMultipliedAgain() {
+        // Maya writes Diffuse = DiffuseColor × DiffuseFactor beside the two: the colour and the factor are read
+        String factor = "\"DiffuseFactor\", \"Number\", \"\", \"A\",0.8";
+        String product = "\"Diffuse\", \"Vector3D\", \"Vector\", \"\",0.4,0.2,0.64";
+        assertThat(material(fbx(MAYA, null, PAINT, factor, product)).baseColorFactor())
+                .containsExactly(new float[] {L50 * 0.8f, L25 * 0.8f, L80 * 0.8f, 1}, within(1e-7f));
+        // a material with the product alone gets it as it is (sRGB 0.4, 0.2, 0.64 in linear light)
+        assertThat(material(fbx(MAYA, null, product)).baseColorFactor())
+                .containsExactly(new float[] {0.13286832f, 0.033104766f, 0.36724648f, 1}, within(1e-7f));
+        // emissive alike: EmissiveColor × EmissiveFactor, not Emissive
+        Material m = material(fbx(BLENDER, null, "\"EmissiveColor\", \"Color\", \"\", \"A\",0.2,0.4,0.6",
+                "\"EmissiveFactor\", \"Number\", \"\", \"A\",0.5", "\"Emissive\", \"Vector3D\", \"Vector\", \"\",0.9,0.9,0.9"));
+        assertThat(m.emissiveFactor()).containsExactly(new float[] {0.1f, 0.2f, 0.3f}, within(1e-7f));
+    }
+
+    @Test
     void blenderWritesLinearColoursOtherExportersSrgb() {
         String emission = "\"EmissiveColor\", \"Color\", \"\", \"A\",0.2,0.4,0.6";
         String strength = "\"EmissiveFactor\", \"Number\", \"\", \"A\",0.5";
