@@ -1523,6 +1523,10 @@ export interface components {
             /** @description Seconds; the largest key time of any channel. */
             duration: number;
             channels: number;
+            /** @description Seconds of the file's own scene time at clip time 0: an FBX animation stack's LocalStart (or its take's LocalTime start), a COLLADA animation_clip's start; 0 for glTF and the formats without a scene time of their own. Clip time t is scene time sceneStart + t (e.g. an artist's frame f at the file's frame rate r is clip time f / r − sceneStart). */
+            sceneStart: number;
+            /** @description Seconds of scene time at the clip's end, sceneStart + duration. */
+            sceneEnd: number;
         };
         /** @description Each node's local transform, relative to its parent, in summary node order. */
         LocalPose: {
@@ -3357,7 +3361,7 @@ export interface operations {
                 };
             };
             410: components["responses"]["Corrupt"];
-            /** @description The asset has nothing to export (no mesh, skin or clip), a clip is too long to resample at that rate, or the output would exceed the format's size. */
+            /** @description A clip is too long to resample at that rate, or the output would exceed the format's size. (An asset of nodes alone, without meshes, skins or clips, is exported as its nodes.) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3368,7 +3372,7 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Not exportable",
                      *       "status": 422,
-                     *       "detail": "asset '3f9c…': the asset has no meshes, skins or clips to export",
+                     *       "detail": "asset '3f9c…': resampling 40000.0 s would take more than 2000000 frames",
                      *       "instance": "/api/v1/assets/3f9c…/animated.glb"
                      *     }
                      */
@@ -3476,7 +3480,7 @@ export interface operations {
                 };
             };
             410: components["responses"]["Corrupt"];
-            /** @description The asset has nothing to export (no mesh, skin or clip), a clip is too long to resample at that rate, or the output would exceed the format's size. */
+            /** @description A clip is too long to resample at that rate, or the output would exceed the format's size. (An asset of nodes alone, without meshes, skins or clips, is exported as its nodes.) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3487,7 +3491,7 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Not exportable",
                      *       "status": 422,
-                     *       "detail": "asset '3f9c…': the asset has no meshes, skins or clips to export",
+                     *       "detail": "asset '3f9c…': resampling 40000.0 s would take more than 2000000 frames",
                      *       "instance": "/api/v1/assets/3f9c…/animated.gltf"
                      *     }
                      */

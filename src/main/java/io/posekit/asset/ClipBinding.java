@@ -188,7 +188,7 @@ public final class ClipBinding {
             }
             String name = unique(clip.name(), names);
             names.add(name);
-            clips.add(new Clip(name, clip.duration(), tracks, stacks));
+            clips.add(new Clip(name, clip.duration(), tracks, stacks, clip.sceneStart()));
             List<String> notAnimated = new ArrayList<>();
             int count = 0;
             for (int j : joints) {

@@ -87,12 +87,20 @@ public record ImportScene(List<Node> nodes, List<Skin> skins, List<MeshInstance>
      *     {@link ImportScene#nodes()}; a node driven here has no translation, rotation or scale track
      * @param duration the clip's length in seconds when the file states it (a COLLADA {@code <animation_clip>}'s
      *     {@code end − start}, its keys already shifted to start at 0), or {@code null} for the largest key time
+     * @param sceneStart seconds of the file's scene time at clip time 0 (an FBX take's start, a COLLADA clip's
+     *     {@code start}; 0 where the format has none)
      */
-    public record Clip(String name, List<Track> tracks, List<NodeTransformTrack> nodeTransforms, Double duration) {
+    public record Clip(String name, List<Track> tracks, List<NodeTransformTrack> nodeTransforms, Double duration,
+            double sceneStart) {
 
         public Clip {
             tracks = List.copyOf(tracks);
             nodeTransforms = List.copyOf(nodeTransforms);
+        }
+
+        /** A clip starting at scene time 0. */
+        public Clip(String name, List<Track> tracks, List<NodeTransformTrack> nodeTransforms, Double duration) {
+            this(name, tracks, nodeTransforms, duration, 0);
         }
 
         /** A clip of keyframe tracks only, lasting until its last key. */

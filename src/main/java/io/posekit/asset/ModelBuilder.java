@@ -336,7 +336,10 @@ public final class ModelBuilder {
                 }
                 built = new Clip(name, clip.duration(), built.tracks(), built.nodeTransforms());
             }
-            out.add(built);
+            if (!Double.isFinite(clip.sceneStart())) {
+                throw ImportException.invalid("clip '" + name + "' has an invalid start " + clip.sceneStart());
+            }
+            out.add(built.withSceneStart(clip.sceneStart()));
         }
         return out;
     }

@@ -1,8 +1,8 @@
 package io.posekit.asset;
 
 /**
- * Colours that model files state in sRGB (FBX and COLLADA material colours, as three.js's loaders read them) turned
- * into the linear values a {@link io.posekit.skinning.Material} holds.
+ * Colours that model files state in sRGB (FBX and COLLADA material colours from tools other than Blender, see
+ * {@link ColourSpace}) turned into the linear values a {@link io.posekit.skinning.Material} holds.
  */
 public final class SrgbColors {
 

@@ -7,9 +7,11 @@ import java.util.Objects;
  * A named animation: tracks resolved to rig node indices.
  *
  * <p>The duration is the largest key time of any track or curve, in seconds; clips whose first key is after 0
- * are not shifted. A clip may be empty of tracks (duration 0).
+ * are not shifted. A clip may be empty of tracks (duration 0). Clip time 0 is {@link #sceneStart()} in the file's
+ * own scene time (an FBX take's start, a COLLADA clip's {@code start}; 0 where the format has no such offset), so
+ * clip time {@code t} is scene time {@code sceneStart + t}.
  *
- * <p>Immutable, with value semantics over its four components (as the record it used to be). It is a class rather
+ * <p>Immutable, with value semantics over its five components (as the record it used to be). It is a class rather
  * than a record only so that it can keep its {@link #layout()}, the tracks compiled for whole-pose sampling, built
  * on first use and then shared by every thread that samples the clip.
  */
@@ -17,6 +19,7 @@ public final class Clip {
 
     private final String name;
     private final double duration;
+    private final double sceneStart;
     private final List<Track> tracks;
     private final List<NodeTransformTrack> nodeTransforms;
     // built on first use; a benign race (as String.hash): ClipLayout is immutable with final fields, so a thread
@@ -33,13 +36,29 @@ public final class Clip {
      * @throws IllegalArgumentException if the duration is negative, infinite or NaN
      */
     public Clip(String name, double duration, List<Track> tracks, List<NodeTransformTrack> nodeTransforms) {
+        this(name, duration, tracks, nodeTransforms, 0);
+    }
+
+    /**
+     * A clip that starts at {@code sceneStart} seconds of the file's scene time (see the other constructor for the
+     * rest).
+     *
+     * @param sceneStart seconds of scene time at clip time 0, finite (may be negative)
+     * @throws IllegalArgumentException also if {@code sceneStart} is infinite or NaN
+     */
+    public Clip(String name, double duration, List<Track> tracks, List<NodeTransformTrack> nodeTransforms,
+            double sceneStart) {
         this.tracks = List.copyOf(tracks);
         this.nodeTransforms = List.copyOf(nodeTransforms);
         if (!(duration >= 0) || Double.isInfinite(duration)) {
             throw new IllegalArgumentException("clip duration " + duration + " is not a finite non-negative number");
         }
+        if (!Double.isFinite(sceneStart)) {
+            throw new IllegalArgumentException("clip scene start " + sceneStart + " is not finite");
+        }
         this.name = name;
         this.duration = duration;
+        this.sceneStart = sceneStart;
     }
 
     /** A clip of keyframe tracks only, whose duration is the largest key time (0 without tracks). */
@@ -67,6 +86,21 @@ public final class Clip {
     /** Seconds, ≥ 0. */
     public double duration() {
         return duration;
+    }
+
+    /** Seconds of the file's scene time at clip time 0 (0 where the format has no scene time of its own). */
+    public double sceneStart() {
+        return sceneStart;
+    }
+
+    /** Seconds of the file's scene time at the clip's end: {@code sceneStart() + duration()}. */
+    public double sceneEnd() {
+        return sceneStart + duration;
+    }
+
+    /** This clip with {@code sceneStart} as its start in scene time. */
+    public Clip withSceneStart(double sceneStart) {
+        return new Clip(name, duration, tracks, nodeTransforms, sceneStart);
     }
 
     /** Keyframe tracks of translation, rotation, scale (or morph weights), at most one per (node, property). */
@@ -117,17 +151,18 @@ public final class Clip {
     @Override
     public boolean equals(Object o) {
         return o instanceof Clip c && Objects.equals(name, c.name) && Double.compare(duration, c.duration) == 0
-                && tracks.equals(c.tracks) && nodeTransforms.equals(c.nodeTransforms);
+                && Double.compare(sceneStart, c.sceneStart) == 0 && tracks.equals(c.tracks) && nodeTransforms.equals(c.nodeTransforms);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, duration, tracks, nodeTransforms);
+        return Objects.hash(name, duration, sceneStart, tracks, nodeTransforms);
     }
 
     @Override
     public String toString() {
-        return "Clip[name=" + name + ", duration=" + duration + ", tracks=" + tracks + ", nodeTransforms="
+        return "Clip[name=" + name + ", duration=" + duration + (sceneStart == 0 ? "" : ", sceneStart=" + sceneStart)
+                + ", tracks=" + tracks + ", nodeTransforms="
                 + nodeTransforms + "]";
     }
 }

@@ -57,7 +57,7 @@ class AssetApiTest {
                 + "\"primitives\":[{\"mode\":\"triangles\",\"vertexCount\":6,\"indexCount\":12,"
                 + "\"attributes\":[\"POSITION\",\"NORMAL\",\"JOINTS_0\",\"WEIGHTS_0\"]}],"
                 + "\"morphTargets\":0,\"morphWeights\":[]}]");
-        assertThat(s.get("clips").toString()).isEqualTo("[{\"index\":0,\"name\":\"Bend\",\"duration\":2.0,\"channels\":2}]");
+        assertThat(s.get("clips").toString()).isEqualTo("[{\"index\":0,\"name\":\"Bend\",\"duration\":2.0,\"channels\":2,\"sceneStart\":0.0,\"sceneEnd\":2.0}]");
         assertThat(s.get("warnings").toString()).isEqualTo("[]");
 
         // the same bytes again, raw this time: 200 with the stored asset

@@ -95,7 +95,7 @@ class ColladaApiTest {
                 + "{\"index\":2,\"name\":\"tip\",\"parent\":1,\"sourceIndex\":1},"
                 + "{\"index\":3,\"name\":\"Mesh\",\"parent\":0,\"sourceIndex\":2}]");
         assertThat(s.get("skins").toString()).isEqualTo("[{\"index\":0,\"name\":\"TriSkin\",\"joints\":[1,2]}]");
-        assertThat(s.get("clips").toString()).isEqualTo("[{\"index\":0,\"name\":\"default\",\"duration\":1.0,\"channels\":1}]");
+        assertThat(s.get("clips").toString()).isEqualTo("[{\"index\":0,\"name\":\"default\",\"duration\":1.0,\"channels\":1,\"sceneStart\":0.0,\"sceneEnd\":1.0}]");
         String base = "/api/v1/assets/" + s.get("id").asString();
 
         // at 0.5 s the tip has turned 45° about its (Z-up) z axis; in Y-up model space that axis is +Y.
@@ -122,6 +122,23 @@ class ColladaApiTest {
         assertThat(zipped.status()).as(zipped.toString()).isEqualTo(201);
         assertThat(zipped.json().get("name").asString()).isEqualTo("tri.dae");
         assertThat(zipped.json().get("nodes")).isEqualTo(s.get("nodes"));
+    }
+
+    /**
+     * A clip that starts at 0.25 s of the document's scene time: the summary says where it lies there, and sampling
+     * counts from its start (clip time 0.5 is scene time 0.75, two thirds of the way to 90°).
+     */
+    @Test
+    void theSummarySaysWhereAClipLiesInSceneTime() {
+        String dae = DAE.replace("count=\"2\">0 1</float_array>", "count=\"2\">0.25 1</float_array>")
+                .replace("</library_animations>", "</library_animations><library_animation_clips><animation_clip"
+                        + " name=\"late\" start=\"0.25\" end=\"1\"><instance_animation url=\"#spin\"/>"
+                        + "</animation_clip></library_animation_clips>");
+        PosekitClient client = new PosekitClient(port);
+        PosekitClient.Response r = client.uploadRaw(dae.getBytes(StandardCharsets.UTF_8), "model/vnd.collada+xml", null);
+        assertThat(r.status()).as(r.toString()).isEqualTo(201);
+        assertThat(r.json().get("clips").toString()).isEqualTo("[{\"index\":0,\"name\":\"late\",\"duration\":0.75,"
+                + "\"channels\":1,\"sceneStart\":0.25,\"sceneEnd\":1.0}]");
     }
 
     @Test

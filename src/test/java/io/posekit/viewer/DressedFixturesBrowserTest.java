@@ -37,7 +37,8 @@ import tools.jackson.databind.JsonNode;
  * the same frame with the camera of {@code Posekit-Camera} and posekit's documented light (ambient, key and fill,
  * Lambert, {@code dressed-snapshot.js}), so the two differ only in what the loaders made of the file. The silhouettes
  * (alpha ≥ ½) must agree with an IoU ≥ {@value #MIN_IOU}, the mean sRGB colour of the covered pixels within
- * {@value #MAX_LEVELS} levels per channel; for the FBX, three.js's morph target influences must equal posekit's weights
+ * {@value #MAX_LEVELS} levels per channel (for a file Blender wrote, three.js's materials take posekit's base colours,
+ * which follow Blender rather than three.js: {@link #blenderColours}); for the FBX, three.js's morph target influences must equal posekit's weights
  * and its morphed (unskinned) vertices posekit's. Skipped where chromium is missing; pictures and the table go to
  * {@code target/dressed-renders/} (docs/rendering.md shows them).
  */
@@ -126,7 +127,7 @@ class DressedFixturesBrowserTest {
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> answer = (Map<String, Object>) ((JavascriptExecutor) browser).executeAsyncScript(script,
-                fileUrl, fbx ? "fbx" : "dae", camera, SIZE, time, images);
+                fileUrl, fbx ? "fbx" : "dae", camera, SIZE, time, images, blenderColours(parts));
         assertThat(answer.get("error")).as("three.js").isNull();
         String dataUrl = (String) answer.get("png");
         byte[] png = Base64.getDecoder().decode(dataUrl.substring("data:image/png;base64,".length()));
@@ -162,6 +163,35 @@ class DressedFixturesBrowserTest {
         if (fbx && dressed) {
             checkMorphs(answer, parts.get(file));
         }
+    }
+
+    /**
+     * For a file Blender wrote, posekit's base colour of each material by name (linear RGB), which the page gives
+     * three.js's materials in place of its own; empty for any other file. posekit reads Blender's colours as linear
+     * and lets a texture on {@code DiffuseColor} replace its value (docs/formats.md, "Colours as the authoring tool
+     * shows them"), where three.js decodes them as sRGB and multiplies the texture by the value, so the two would
+     * differ by design; {@code BlenderColoursTest} checks posekit's colours against Blender's own glTF of the same
+     * scene. With the colours shared, the pictures still compare geometry, skinning, textures and UVs.
+     */
+    private static Map<String, List<Double>> blenderColours(Map<String, byte[]> parts) {
+        String text = new String(parts.values().iterator().next(), StandardCharsets.ISO_8859_1);
+        if (!text.contains("Blender (stable FBX IO)") && !text.contains("<authoring_tool>Blender")) {
+            return Map.of();
+        }
+        List<io.posekit.asset.SourceFile> files = new ArrayList<>();
+        parts.forEach((name, bytes) -> files.add(new io.posekit.asset.SourceFile(name, bytes)));
+        io.posekit.asset.Model model = io.posekit.asset.AssetImporters.all(io.posekit.asset.ImportLimits.DEFAULT)
+                .importUpload(files).model();
+        Map<String, List<Double>> out = new LinkedHashMap<>();
+        for (io.posekit.skinning.MeshInstance mesh : model.meshes()) {
+            for (io.posekit.skinning.Primitive p : mesh.primitives()) {
+                if (p.material() != null && p.material().name() != null) {
+                    float[] c = p.material().baseColorFactor();
+                    out.put(p.material().name(), List.of((double) c[0], (double) c[1], (double) c[2]));
+                }
+            }
+        }
+        return out;
     }
 
     /** Three.js's influences at {@link #TIME} are posekit's weights; its morphed vertices are posekit's. */

@@ -3,10 +3,12 @@
 // posekit's Posekit-Camera header and posekit's documented light — ambient 0.30, key 0.85 from camera-space
 // (-0.4, 0.6, 0.7), fill 0.35 from (0.6, -0.1, 0.5), Lambert, opaque — so the pictures differ only in what the two
 // loaders made of the file: geometry, skinning, animation, materials, textures and texture coordinates.
+// `colours` (material name → linear RGB) replaces three.js's base colour of those materials: posekit's colours of a
+// file Blender wrote, which follow Blender's linear values rather than three.js's sRGB reading (see the test).
 // Answers { png, influences, names, positions } (positions: the morphed, unskinned geometry of the first mesh with
 // morph targets, 3 floats per vertex of three.js's non-indexed geometry).
 const done = arguments[arguments.length - 1];
-const [fileUrl, kind, cameraJson, size, time, images] = arguments;
+const [fileUrl, kind, cameraJson, size, time, images, colours] = arguments;
 (async () => {
   const THREE = await import('three');
   let root;
@@ -43,7 +45,12 @@ const [fileUrl, kind, cameraJson, size, time, images] = arguments;
   // posekit's light model on three.js's materials (three.js's Lambert BRDF is albedo / pi)
   root.traverse((o) => {
     if (o.isMesh) {
-      const lambert = (m) => new THREE.MeshLambertMaterial({ color: m.color, map: m.map || null, side: m.side });
+      const lambert = (m) => {
+        const given = colours && colours[m.name];
+        // setRGB takes the working space's values: linear sRGB, as posekit's
+        const color = given ? new THREE.Color().setRGB(given[0], given[1], given[2]) : m.color;
+        return new THREE.MeshLambertMaterial({ color, map: m.map || null, side: m.side });
+      };
       o.material = Array.isArray(o.material) ? o.material.map(lambert) : lambert(o.material);
     }
   });

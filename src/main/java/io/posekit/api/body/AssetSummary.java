@@ -33,7 +33,12 @@ public record AssetSummary(String id, String name, String format, long sizeBytes
     record PrimitiveInfo(String mode, int vertexCount, int indexCount, List<String> attributes) {
     }
 
-    record ClipInfo(int index, String name, double duration, int channels) {
+    /**
+     * @param sceneStart seconds of the file's scene time at clip time 0 (FBX: the take's start; COLLADA: the
+     *     {@code <animation_clip>}'s {@code start}; 0 for formats without a scene time of their own)
+     * @param sceneEnd {@code sceneStart + duration}
+     */
+    record ClipInfo(int index, String name, double duration, int channels, double sceneStart, double sceneEnd) {
     }
 
     /** The summary, named as the store's manifest names the asset. */
@@ -68,7 +73,8 @@ public record AssetSummary(String id, String name, String format, long sizeBytes
         List<ClipInfo> clips = new ArrayList<>();
         for (int c = 0; c < model.clips().size(); c++) {
             Clip clip = model.clips().get(c);
-            clips.add(new ClipInfo(c, clip.name(), clip.duration(), clip.channelCount()));
+            clips.add(new ClipInfo(c, clip.name(), clip.duration(), clip.channelCount(), clip.sceneStart(),
+                    clip.sceneEnd()));
         }
         return new AssetSummary(meta.id(), name, meta.format(), meta.sizeBytes(), nodes, skins, meshes, clips,
                 model.warnings());

@@ -254,7 +254,7 @@ final class AnimationDecoder {
                 tracks.add(weights.withNode(i));
             }
         }
-        return new ImportScene.Clip(name, tracks, stacks, duration);
+        return new ImportScene.Clip(name, tracks, stacks, duration, shift);
     }
 
     /**

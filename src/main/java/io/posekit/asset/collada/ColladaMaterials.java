@@ -1,11 +1,11 @@
 package io.posekit.asset.collada;
 
+import io.posekit.asset.ColourSpace;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.SourceFile;
 import io.posekit.asset.SourceFiles;
-import io.posekit.asset.SrgbColors;
 import io.posekit.asset.TextureImages;
 import io.posekit.skinning.Material;
 import java.util.ArrayDeque;
@@ -19,9 +19,11 @@ import java.util.Optional;
 /**
  * The material a COLLADA primitive element names with its {@code material} symbol, as a format-neutral
  * {@link Material}, read as three.js's ColladaLoader reads the {@code profile_COMMON} technique (constant, lambert,
- * phong, blinn):
+ * phong, blinn), but for the colour space of the tool that wrote the file:
  * <ul>
- *   <li><b>Colours</b> (sRGB in the file, linear in the material): {@code <diffuse><color>} the base colour,
+ *   <li><b>Colours</b> (linear in the material), in the space the exporter writes ({@link #colourSpace}: linear from
+ *       Blender, whose {@code <authoring_tool>} starts "Blender"; sRGB from any other, as three.js reads every file):
+ *       {@code <diffuse><color>} the base colour,
  *       {@code <emission><color>} the emissive colour (components clamped to 0..1); metallic 0 and roughness 1 (the
  *       common profile is not physically based).</li>
  *   <li><b>Texture</b>: {@code <diffuse><texture texture="…" texcoord="…">}: the texture names a {@code sampler2D}
@@ -51,6 +53,7 @@ final class ColladaMaterials {
     private final SourceFiles upload;
     private final DecodeBudget budget;
     private final ImportWarnings warnings;
+    private final ColourSpace colours;
     private Map<String, XmlElement> instances;
     private final Map<String, Optional<Material>> bySymbol = new HashMap<>();
     private final Map<XmlElement, Optional<Material.Texture>> images = new IdentityHashMap<>();
@@ -66,6 +69,24 @@ final class ColladaMaterials {
         this.upload = upload;
         this.budget = budget;
         this.warnings = warnings;
+        this.colours = colourSpace(doc.root());
+    }
+
+    /**
+     * The space the material colours of the document whose root is {@code collada} are in: {@link ColourSpace#LINEAR}
+     * when an {@code <asset><contributor><authoring_tool>} starts with "Blender" (Blender's COLLADA exporter writes a
+     * Principled BSDF's Base Color 0.8, 0.1, 0.1 as {@code <color>0.8 0.1 0.1 1</color>}, the linear value its glTF
+     * exporter writes as {@code baseColorFactor}), else {@link ColourSpace#SRGB}.
+     */
+    static ColourSpace colourSpace(XmlElement collada) {
+        XmlElement asset = collada == null ? null : collada.child("asset");
+        for (XmlElement contributor : asset == null ? List.<XmlElement>of() : asset.children("contributor")) {
+            XmlElement tool = contributor.child("authoring_tool");
+            if (tool != null && tool.text() != null && tool.text().strip().startsWith("Blender")) {
+                return ColourSpace.LINEAR;
+            }
+        }
+        return ColourSpace.SRGB;
     }
 
     /**
@@ -162,9 +183,9 @@ final class ColladaMaterials {
         return null;
     }
 
-    private static float[] linear(float[] rgba) {
-        return new float[] {SrgbColors.toLinear(rgba[0]), SrgbColors.toLinear(rgba[1]), SrgbColors.toLinear(rgba[2]),
-            rgba[3]};
+    /** {@code rgba} with its colour channels in linear light, read in the exporter's space. */
+    private float[] linear(float[] rgba) {
+        return new float[] {colours.toLinear(rgba[0]), colours.toLinear(rgba[1]), colours.toLinear(rgba[2]), rgba[3]};
     }
 
     /** three.js's opacity of {@code <transparent>} and {@code <transparency>} (1 when neither is there). */

@@ -83,10 +83,11 @@ final class FbxAnimation {
         long start = span[0];
         long stop = span[1];
         Double duration = stop > start ? (double) (stop - start) / FbxScene.TICKS_PER_SECOND : null;
+        double sceneStart = (double) start / FbxScene.TICKS_PER_SECOND;
         String where = stack.label();
         List<FbxScene.FbxObject> layers = scene.sources(stack.id(), "AnimationLayer", null);
         if (layers.isEmpty()) {
-            return new ImportScene.Clip(name, List.of(), List.of(), duration);
+            return new ImportScene.Clip(name, List.of(), List.of(), duration, sceneStart);
         }
         if (layers.size() > 1) {
             warnings.add(where + " has " + layers.size() + " animation layers; only the first ('"
@@ -178,7 +179,8 @@ final class FbxAnimation {
             tracks.add(new NodeTransformTrack(node, FbxTransform.elements(data, curves[0], curves[1], curves[2],
                     nodes.compensation(node), where + ": " + nodes.model(node).label())));
         }
-        return new ImportScene.Clip(name, FbxMorphTracks.tracks(morphs, deformCurves, budget), tracks, duration);
+        return new ImportScene.Clip(name, FbxMorphTracks.tracks(morphs, deformCurves, budget), tracks, duration,
+                sceneStart);
     }
 
     /** The curve connected to a DeformPercent curve node ({@code d|DeformPercent}), or {@code null}. */

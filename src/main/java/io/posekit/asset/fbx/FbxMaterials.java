@@ -1,11 +1,11 @@
 package io.posekit.asset.fbx;
 
+import io.posekit.asset.ColourSpace;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.SourceFile;
 import io.posekit.asset.SourceFiles;
-import io.posekit.asset.SrgbColors;
 import io.posekit.asset.TextureImages;
 import io.posekit.skinning.Material;
 import java.nio.charset.StandardCharsets;
@@ -17,22 +17,33 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The materials of FBX Models, as three.js's FBXLoader reads them.
+ * The materials of FBX Models, as ufbx models them ({@code ufbx_material_map}: each property a value, perhaps a
+ * connected texture, and a factor) and as the tool that wrote the file shows them.
  *
  * <ul>
  *   <li><b>Which</b>: the {@code Material} objects connected to a Model, in connection order; a polygon's
  *       {@code LayerElementMaterial} index picks one of them ({@link FbxGeometry}).</li>
- *   <li><b>Colours</b> (sRGB in the file, linear in the {@link Material}): base colour from {@code Diffuse}, else
- *       {@code DiffuseColor}; emissive from {@code Emissive}, else {@code EmissiveColor}, times {@code EmissiveFactor}
- *       (clamped to 0..1). FBX's Phong and Lambert models are not physically based: metallic 0, roughness 1.</li>
+ *   <li><b>Colours</b> (linear in the {@link Material}), in the space the exporter writes ({@link FbxExporter#colours()}:
+ *       linear from Blender, sRGB from the FBX SDK and any other): base colour {@code DiffuseColor} × {@code DiffuseFactor}
+ *       (default 1; white × the factor without a colour); emissive {@code EmissiveColor} × {@code EmissiveFactor}.
+ *       A material that sets the SDK's precomputed product ({@code Diffuse}, {@code Emissive}) but not the colour
+ *       itself gets the product as it is. Each colour channel is clamped to 0..1 before the factor, the product
+ *       after it. FBX's Phong and Lambert models are not physically based: metallic 0,
+ *       roughness 1.</li>
+ *   <li><b>A connected texture replaces the value</b> of the property it is connected to, as in the FBX SDK, Maya and
+ *       Blender's own importer: with a usable texture on {@code DiffuseColor} the base colour is the texture ×
+ *       {@code DiffuseFactor}, whatever {@code DiffuseColor} says (Blender writes its Base Color socket's unused value
+ *       there, 0.8 by default; three.js's FBXLoader multiplies the texture by it, drawing at 0.8×). A texture that
+ *       cannot be used leaves the value.</li>
  *   <li><b>Transparency</b>: opacity {@code 1 − TransparencyFactor}; when that is 0 or 1, {@code Opacity} (default 1).
  *       Below 1 the material blends ({@code BLEND}) with that alpha.</li>
  *   <li><b>Texture</b>: the {@code Texture} connected to the material's {@code DiffuseColor} (or Maya's
  *       {@code Maya|TEX_color_map}; a {@code LayeredTexture}'s first layer), its image from the {@code Video} connected
  *       to it — the embedded {@code Content} (binary bytes, or base64 text in ASCII files), else the file its
  *       {@code RelativeFilename} or {@code FileName} names among the upload's files (by path, then by base name; never
- *       the file system). Any image {@link TextureImages} reads. The texture's {@code UVSet} names the UV layer it is
- *       sampled with ({@code TEXCOORD_0} when it names none the mesh has).</li>
+ *       the file system). Any image {@link TextureImages} reads (sRGB, as every exporter writes colour images). The
+ *       texture's {@code UVSet} names the UV layer it is sampled with ({@code TEXCOORD_0} when it names none the mesh
+ *       has).</li>
  * </ul>
  * A material or image that cannot be used is a warning, never a failure: the primitive keeps the colour. Texture
  * transforms ({@code Translation}, {@code Scaling}, {@code Rotation}), clamped wrapping and maps other than the diffuse
@@ -48,6 +59,7 @@ final class FbxMaterials {
     private final SourceFiles upload;
     private final DecodeBudget budget;
     private final ImportWarnings warnings;
+    private final ColourSpace colours;
     private final Map<Long, Material> materials = new HashMap<>();
     private final Map<Long, Optional<Material.Texture>> images = new HashMap<>();
 
@@ -61,6 +73,7 @@ final class FbxMaterials {
         this.upload = upload;
         this.budget = budget;
         this.warnings = warnings;
+        this.colours = scene.exporter().colours();
     }
 
     /**
@@ -82,21 +95,29 @@ final class FbxMaterials {
     }
 
     private Material read(FbxScene.FbxObject m) {
+        Material.Texture texture = null;
+        try {
+            texture = texture(m);
+        } catch (ImportException e) {
+            budget.checkTimeNow();
+            if (e.kind() != ImportException.Kind.INVALID) {
+                throw e;
+            }
+            warnings.add(e.getMessage() + "; the material's texture is not used");
+        }
         FbxProperties p = scene.properties(m);
         float[] base = {1, 1, 1, 1};
         float[] emissive = new float[3];
         Material.AlphaMode alphaMode = Material.AlphaMode.OPAQUE;
         try {
-            float[] diffuse = color(p, "Diffuse", "DiffuseColor");
-            if (diffuse != null) {
-                System.arraycopy(diffuse, 0, base, 0, 3);
-            }
-            float[] emission = color(p, "Emissive", "EmissiveColor");
+            // the texture replaces DiffuseColor's value, DiffuseFactor scales it; without either colour the
+            // factor scales white
+            float[] diffuse = texture != null ? null : colour(p, "DiffuseColor", "DiffuseFactor", "Diffuse");
+            float white = Math.min(factor(p, "DiffuseFactor"), 1f);
+            System.arraycopy(diffuse != null ? diffuse : new float[] {white, white, white}, 0, base, 0, 3);
+            float[] emission = colour(p, "EmissiveColor", "EmissiveFactor", "Emissive");
             if (emission != null) {
-                float factor = (float) p.number("EmissiveFactor", 1);
-                for (int c = 0; c < 3; c++) {
-                    emissive[c] = Math.clamp(emission[c] * factor, 0f, 1f);
-                }
+                emissive = emission;
             }
             double opacity = 1 - p.number("TransparencyFactor", 0);
             if (opacity == 1 || opacity == 0) {
@@ -113,27 +134,35 @@ final class FbxMaterials {
             }
             warnings.add(e.getMessage() + "; the material's colours are not used");
         }
-        Material.Texture texture = null;
-        try {
-            texture = texture(m);
-        } catch (ImportException e) {
-            budget.checkTimeNow();
-            if (e.kind() != ImportException.Kind.INVALID) {
-                throw e;
-            }
-            warnings.add(e.getMessage() + "; the material's texture is not used");
-        }
         return new Material(m.name(), base, 0, 1, emissive, alphaMode, 0.5f, false, texture, 0);
     }
 
-    /** The linear RGB of the first of {@code names} the material has, or {@code null}. */
-    private static float[] color(FbxProperties p, String... names) {
-        for (String name : names) {
-            if (p.find(name) != null) {
-                return SrgbColors.toLinear(p.vector(name, new double[3]));
-            }
+    /**
+     * The linear RGB of a colour property times its factor, each channel clamped to 0..1 before and after: the
+     * material's own {@code colour} × {@code factor}; else its own {@code product}, the SDK's precomputed product of
+     * the two (Maya writes {@code Diffuse} 0.4 beside {@code DiffuseColor} 0.5 and {@code DiffuseFactor} 0.8, so it is
+     * not multiplied again), as it is; else the template's {@code colour} × {@code factor}. Read in the exporter's
+     * colour space; {@code null} when neither property is anywhere.
+     */
+    private float[] colour(FbxProperties p, String colour, String factor, String product) {
+        if (!p.setsOwn(colour) && p.setsOwn(product)) {
+            return colours.toLinear(p.vector(product, new double[3]));
         }
-        return null;
+        if (p.find(colour) == null) {
+            return null;
+        }
+        float f = factor(p, factor);
+        float[] c = colours.toLinear(p.vector(colour, new double[3]));
+        for (int i = 0; i < 3; i++) {
+            c[i] = Math.clamp(c[i] * f, 0f, 1f);
+        }
+        return c;
+    }
+
+    /** The factor {@code name} (default 1; a negative or non-finite one is 0). */
+    private static float factor(FbxProperties p, String name) {
+        double f = p.number(name, 1);
+        return Double.isFinite(f) && f > 0 ? (float) f : 0f;
     }
 
     /** The base colour texture of material {@code m}, or {@code null}. */

@@ -34,6 +34,11 @@ final class FbxProperties {
         return p != null ? p : find(template, name);
     }
 
+    /** Whether the object itself (not its template) sets {@code name}. */
+    boolean setsOwn(String name) {
+        return find(own, name) != null;
+    }
+
     private static FbxNode find(FbxNode properties, String name) {
         if (properties == null) {
             return null;

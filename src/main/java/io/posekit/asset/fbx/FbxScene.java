@@ -236,6 +236,11 @@ final class FbxScene {
         return s.length() > 60 ? out.append('…').toString() : out.toString();
     }
 
+    /** The tool that wrote the document, from its {@code Creator} strings. */
+    FbxExporter exporter() {
+        return FbxExporter.of(root);
+    }
+
     /** The top-level record called {@code name} (e.g. {@code GlobalSettings}), or {@code null}. */
     FbxNode topLevel(String name) {
         return root.child(name);

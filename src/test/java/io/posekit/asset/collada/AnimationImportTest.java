@@ -300,6 +300,10 @@ class AnimationImportTest {
         assertThat(s.warnings()).containsExactly("1 animation channel is not part of any <animation_clip>; ignored");
         Model model = build(b);
         assertThat(model.clips()).extracting(io.posekit.clip.Clip::duration).containsExactly(1.0, 2.0, 2.0, 1.0);
+        // where each clip lies in the document's scene time: its start (0 when it states none)
+        assertThat(s.clips()).extracting(ImportScene.Clip::sceneStart).containsExactly(0.5, 0.0, 0.0, 0.0);
+        assertThat(model.clips()).extracting(io.posekit.clip.Clip::sceneStart).containsExactly(0.5, 0.0, 0.0, 0.0);
+        assertThat(model.clips()).extracting(io.posekit.clip.Clip::sceneEnd).containsExactly(1.5, 2.0, 2.0, 1.0);
     }
 
     @Test

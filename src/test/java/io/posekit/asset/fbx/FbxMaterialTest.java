@@ -80,8 +80,9 @@ class FbxMaterialTest {
         Primitive cloth = parts.get(1);
         assertThat(cloth.positions()).containsExactly(0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0);
         assertThat(cloth.indices()).containsExactly(0, 1, 2, 0, 2, 3);
-        // 'Diffuse' before 'DiffuseColor' (three.js's order); opacity 1 − TransparencyFactor blends
-        assertThat(cloth.material().baseColorFactor()).containsExactly(1, 0, 0, 0.75f);
+        // 'DiffuseColor' before the SDK's precomputed 'Diffuse' (ufbx's order; three.js takes 'Diffuse'); opacity
+        // 1 − TransparencyFactor blends
+        assertThat(cloth.material().baseColorFactor()).containsExactly(0, 1, 0, 0.75f);
         assertThat(cloth.material().alphaMode()).isEqualTo(Material.AlphaMode.BLEND);
         assertThat(ModelBuilder.build(AssetFormat.FBX, s).meshes().getFirst().primitives()).hasSize(2);
     }

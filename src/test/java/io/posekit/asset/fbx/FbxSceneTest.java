@@ -256,6 +256,25 @@ class FbxSceneTest {
         ImportScene s = f.importScene();
         assertThat(s.clips()).extracting(ImportScene.Clip::name).containsExactly("Walk", "Walk_2");
         assertThat(s.clips().getFirst().duration()).isEqualTo(1.5);
+        // the take starts at 0.5 s of scene time: clip time 0 is there
+        assertThat(s.clips().getFirst().sceneStart()).isEqualTo(0.5);
+    }
+
+    @Test
+    void aStacksLocalStartIsWhereItsClipStartsInSceneTime() {
+        // Maya's spin take of maya_game_sausage: frames 20 to 40 at 24 fps, its keys from frame 20
+        ImportScene s = new FbxSceneFixture()
+                .object("AnimationStack", 50, "Spin", "", props(p("LocalStart", 20 * TPS / 24),
+                        p("LocalStop", 40 * TPS / 24)))
+                .importScene();
+        assertThat(s.clips().getFirst().sceneStart()).isEqualTo(20.0 / 24);
+        assertThat(s.clips().getFirst().duration()).isEqualTo(20.0 / 24);
+        Clip built = ModelBuilder.build(AssetFormat.FBX, s).clips().getFirst();
+        assertThat(built.sceneStart()).isEqualTo(20.0 / 24);
+        assertThat(built.sceneEnd()).isEqualTo(40.0 / 24);
+        // no span: the clip starts at scene time 0
+        ImportScene none = new FbxSceneFixture().object("AnimationStack", 50, "Idle", "").importScene();
+        assertThat(none.clips().getFirst().sceneStart()).isZero();
     }
 
     /** A skinned, animated triangle in FBX 7.4 ASCII as the SDK writes it. */

@@ -30,7 +30,7 @@ class XApiTest {
         assertThat(s.get("format").asString()).isEqualTo("x");
         assertThat(s.get("nodes").toString()).isEqualTo("[{\"index\":0,\"name\":\"Root\",\"parent\":-1,\"sourceIndex\":0},"
                 + "{\"index\":1,\"name\":\"Child\",\"parent\":0,\"sourceIndex\":1}]");
-        assertThat(s.get("clips").toString()).isEqualTo("[{\"index\":0,\"name\":\"Walk\",\"duration\":2.0,\"channels\":6}]");
+        assertThat(s.get("clips").toString()).isEqualTo("[{\"index\":0,\"name\":\"Walk\",\"duration\":2.0,\"channels\":6,\"sceneStart\":0.0,\"sceneEnd\":2.0}]");
         String base = "/api/v1/assets/" + s.get("id").asString();
 
         // vertex 0 (file position (0,0,0)) is bound to Root alone; at 1 s Root is T(2.5,3.5,−4.5)·Rz(−90°)·S(2) and its
