@@ -32,7 +32,10 @@ import tools.jackson.databind.JsonNode;
  * Skipped where the variants were not made.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"posekit.store.dir=target/test-stores/${random.uuid}"})
+        properties = {"posekit.store.dir=target/test-stores/${random.uuid}",
+                // values, not time: a fresh JVM's first Draco BrainStem took more than the default 10 s on two
+                // loaded cores (Google's decoder as WebAssembly before the JIT compiles it; docs/performance.md)
+                "posekit.limits.parse-time=120s"})
 class PipelineConformanceTest {
 
     /** The variants run.sh makes (each of every glTF conformance asset). */
