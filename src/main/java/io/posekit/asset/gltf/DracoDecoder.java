@@ -27,9 +27,9 @@ import java.util.Set;
  *
  * <p>Why WebAssembly: the decoder is Google's with Google's guards (its output is the golden files' by construction),
  * and a WebAssembly instance is bounded by construction. Each decode gets an instance of its own whose linear memory
- * (the decoder's whole heap, stack and data) is capped at {@link #memoryCap} bytes, charged to the import's
- * {@link DecodeBudget} before it starts: an allocation past the cap fails inside the decoder (a 413 naming the cap),
- * never the JVM's heap. The decode runs on a thread of its own, interrupted at the import's deadline: the compiled
+ * (the decoder's whole heap, stack and data) is capped at {@link #memoryCap} bytes, checked against what is left of
+ * the import's {@link DecodeBudget} before it starts and given back when it ends: an allocation past the cap fails
+ * inside the decoder (a 413 naming the cap), never the JVM's heap. The decode runs on a thread of its own, interrupted at the import's deadline: the compiled
  * module checks its thread's interrupt on every loop and call, so a stream that would make the decoder run long stops
  * there (a 422) and its thread ends; no thread is left running.
  *
@@ -37,8 +37,8 @@ import java.util.Set;
  * to {@code a.d}, mapped by its npm glue {@code draco_decoder_gltf_nodejs.js}): {@code abort} and
  * {@code __cxa_throw} end the decode ({@link Failure}); {@code emscripten_resize_heap} grows the memory up to the
  * cap; {@code emscripten_memcpy_big} copies within it. The exports are called by their minified names too (the
- * table {@code E_*} below, from the same glue): they are only valid for the vendored file, whose SHA-256 the golden
- * script checks against npm's.
+ * table {@code E_*} below, from the same glue): they are only valid for the vendored file, which
+ * {@code tools/draco-golden/run.sh} checks is npm's.
  *
  * <p>Stateless and thread-safe (an instance per decode).
  */
