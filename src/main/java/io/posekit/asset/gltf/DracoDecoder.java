@@ -29,9 +29,9 @@ import java.util.Set;
  * and a WebAssembly instance is bounded by construction. Each decode gets an instance of its own whose linear memory
  * (the decoder's whole heap, stack and data) is capped at {@link #memoryCap} bytes, checked against what is left of
  * the import's {@link DecodeBudget} before it starts and given back when it ends: an allocation past the cap fails
- * inside the decoder (a 413 naming the cap), never the JVM's heap. The decode runs on a thread of its own, interrupted at the import's deadline: the compiled
- * module checks its thread's interrupt on every loop and call, so a stream that would make the decoder run long stops
- * there (a 422) and its thread ends; no thread is left running.
+ * inside the decoder (a 413 naming the cap), never the JVM's heap. The decode runs on a thread of its own,
+ * interrupted at the import's deadline: the compiled module checks its thread's interrupt on every loop and call, so
+ * a stream that would make the decoder run long stops there (a 422) and its thread ends; no thread is left running.
  *
  * <p>What the module imports, and what stands in for it (Emscripten's names; the module's are minified, {@code a.a}
  * to {@code a.d}, mapped by its npm glue {@code draco_decoder_gltf_nodejs.js}): {@code abort} and
