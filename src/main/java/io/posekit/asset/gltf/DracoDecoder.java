@@ -137,7 +137,10 @@ final class DracoDecoder {
         return decode(data, offset, length, header, wanted, budget, where, memoryCap(header, length));
     }
 
-    /** {@link #decode(byte[], int, int, DracoStreamHeader, Set, DecodeBudget, String)} with a memory cap of {@code cap} bytes (whole pages). */
+    /**
+     * {@link #decode(byte[], int, int, DracoStreamHeader, Set, DecodeBudget, String)} with a memory cap of {@code cap}
+     * bytes (whole pages) instead of {@link #memoryCap}.
+     */
     static Mesh decode(byte[] data, int offset, int length, DracoStreamHeader header, Set<Integer> wanted,
             DecodeBudget budget, String where, long cap) {
         if (cap > budget.remaining() || cap > MAX_MEMORY) {
