@@ -14,4 +14,9 @@ rm -rf "$out"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 (cd "$here" && npm ci --no-audit --no-fund --silent)
+# the service runs the copy of Google's decoder vendored in src/main/wasm/draco: it must be the one that decodes these
+if ! cmp -s "$here/node_modules/draco3dgltf/draco_decoder_gltf.wasm" "$root/src/main/wasm/draco/draco_decoder_gltf.wasm"; then
+  echo "src/main/wasm/draco/draco_decoder_gltf.wasm differs from npm draco3dgltf's (see its README.md)" >&2
+  exit 1
+fi
 node "$here/golden.mjs" "$conformance" "$out"

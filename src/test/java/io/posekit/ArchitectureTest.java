@@ -61,10 +61,13 @@ class ArchitectureTest {
                         "io.posekit.config..", "io.posekit.api..")
                 .because("the core can be used as a library without the service")
                 .check(classes);
-        // the Draco library is seen by its adapter alone, which turns every failure of it into an ImportException
+        // the Draco decoder (Google's, as WebAssembly compiled to classes, on Chicory's runtime) is seen by its adapter
+        // alone, which bounds its memory and time and turns every failure of it into an ImportException
         noClasses().that().doNotHaveFullyQualifiedName("io.posekit.asset.gltf.DracoDecoder")
-                .should().dependOnClassesThat().resideInAPackage("com.openize.drako..")
-                .because("DracoDecoder guards every call into the library")
+                .and().resideOutsideOfPackage("io.posekit.asset.gltf.draco..")
+                .should().dependOnClassesThat().resideInAnyPackage("com.dylibso.chicory..",
+                        "io.posekit.asset.gltf.draco..")
+                .because("DracoDecoder bounds and guards every call into the decoder")
                 .check(classes);
         // the warm-up drives the core and the API from outside, as a client would: no Spring either
         noClasses().that().resideInAPackage("io.posekit.warmup..")

@@ -101,6 +101,16 @@ public final class DecodeBudget {
         }
     }
 
+    /** Bytes that may still be charged before the limit: for memory an importer holds only for a while. */
+    public long remaining() {
+        return limit - used;
+    }
+
+    /** The most bytes this import may charge. */
+    public long limitBytes() {
+        return limit;
+    }
+
     /** Bytes charged so far. */
     public long used() {
         return used;

@@ -126,8 +126,9 @@ public record PosekitProperties(@DefaultValue Cache cache, @DefaultValue Store s
      * @param zipRatio Largest uncompressed/compressed ratio of a zip entry or compressed block.
      * @param parseTime Longest one import may take (422 beyond; 503 for a re-parse of a stored asset), and longest
      *     it may wait for a parsing thread (503 beyond).
-     * @param draco Whether glTF's Draco-compressed meshes are decoded (415 otherwise). Off by default: the JVM decoder
-     *     can loop for ever or exhaust the heap on a corrupt stream (docs/formats.md); turn it on for trusted uploads.
+     * @param draco Whether glTF's Draco-compressed meshes are decoded (415 otherwise). On by default: the decoder,
+     *     Google's as WebAssembly, runs in a memory capped by the upload's budget and stops at the parse time
+     *     (docs/formats.md); off for a service that must refuse Draco files.
      */
     public record Limits(@DefaultValue("1GB") DataSize decodedBytes, @DefaultValue("100000") int nodes,
             @DefaultValue("10000") int jointsPerSkin, @DefaultValue("20000000") long vertices,
@@ -135,7 +136,7 @@ public record PosekitProperties(@DefaultValue Cache cache, @DefaultValue Store s
             @DefaultValue("10000") int clips, @DefaultValue("256") int xmlDepth,
             @DefaultValue("5000000") int xmlElements, @DefaultValue("1000") int zipEntries,
             @DefaultValue("200") int zipRatio, @DefaultValue("10s") java.time.Duration parseTime,
-            @DefaultValue("false") boolean draco) {
+            @DefaultValue("true") boolean draco) {
 
         public Limits {
             require(decodedBytes != null && decodedBytes.toBytes() > 0, "posekit.limits.decoded-bytes must be positive");

@@ -38,8 +38,6 @@ import tools.jackson.databind.json.JsonMapper;
     "posekit.store.dir=target/test-stores/${random.uuid}",
     "posekit.limits.parse-time=" + UploadFuzzTest.PARSE_TIME_SECONDS + "s",
     "posekit.cache.max-bytes=" + UploadFuzzTest.CACHE_MEGABYTES + "MB",
-    // Draco's decoder fuzzed too (off by default in the service)
-    "posekit.limits.draco=true",
     // one access-log line per request would be hundreds of thousands of lines
     "logging.level.posekit.access=WARN"})
 class UploadFuzzTest {

@@ -47,8 +47,8 @@ public final class GltfImporter implements AssetImporter {
     }
 
     /**
-     * @param draco whether Draco-compressed meshes are decoded; when not, a file with one is a 415 naming why (the
-     *     decoder can loop or exhaust memory on a corrupt stream: docs/formats.md)
+     * @param draco whether Draco-compressed meshes are decoded; when not, a file with one is a 415 naming the
+     *     setting that turned them off
      */
     public GltfImporter(boolean draco) {
         this.draco = draco;

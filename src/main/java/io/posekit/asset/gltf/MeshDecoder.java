@@ -192,8 +192,7 @@ final class MeshDecoder {
         if (compressed != null) {
             if (!draco) {
                 throw ImportException.unsupported(where + ": " + DracoPrimitive.EXTENSION + " is not decoded here:"
-                        + " Draco decoding is off (posekit.limits.draco; off by default, since the JVM decoder can"
-                        + " loop or exhaust memory on corrupt data, docs/formats.md)");
+                        + " Draco decoding is turned off (posekit.limits.draco=false)");
             }
             // fills the accessors the compressed attributes and indices name; read below like any others
             DracoPrimitive.decode(doc, prim, compressed, accessors, budget, where);
