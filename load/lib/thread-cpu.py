@@ -11,10 +11,12 @@ GROUPS = [  # (group, pattern on the thread's name as /proc shows it: at most 15
     ("C2 compiler", r"^C2 CompilerThre"),
     ("C1 compiler", r"^C1 CompilerThre"),
     ("GC", r"^(GC Thread|G1 |VM Periodic|Serial|ParGC)"),
-    ("VM", r"^(VM Thread|Common-Cleaner|Finalizer|Reference Handl|Signal Dispatch|Service Thread|Monitor Deflati|Notification Th|Attach Listener)"),
-    ("main: start-up and warm-up", r"^main$"),
-    ("event loops", r"(http-epoll|http-nio|reactor-http|epoll)"),
+    ("VM", r"^(VM Thread|Common-Cleaner|Finalizer|Reference Handl|Signal Dispatch|Service Thread|Monitor Deflati|Notification Th|Attach Listener|Training replay)"),
+    # the JVM does not rename the launcher's main thread: it keeps the process's name
+    ("main: start-up and warm-up", r"^(main|java)$"),
+    ("event loops", r"(http-ep|http-nio|epoll)"),
     ("API workers", r"^api-worker"),
+    ("parse, render, upload handlers", r"^(posekit-parse|posekit-render|ForkJoinPool)"),
     ("other", r""),
 ]
 
