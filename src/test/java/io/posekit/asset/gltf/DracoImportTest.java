@@ -315,33 +315,7 @@ class DracoImportTest {
     void aDecodePastTheDeadlineIsA422AndItsThreadIsStopped() throws Exception {
         // a 700 × 700 grid (976,802 triangles): its decode takes far longer than the 40 ms this import is given (a
         // 300 × 300 grid decoded within them on a fast run)
-        int n = 700;
-        float[] pos = new float[3 * n * n];
-        for (int v = 0; v < n * n; v++) {
-            pos[3 * v] = v % n;
-            pos[3 * v + 1] = v / n;
-            pos[3 * v + 2] = (v * 7919 % 1000) / 1000f;
-        }
-        int[] idx = new int[6 * (n - 1) * (n - 1)];
-        for (int y = 0, i = 0; y + 1 < n; y++) {
-            for (int x = 0; x + 1 < n; x++) {
-                int a = y * n + x;
-                for (int c : new int[] {a, a + 1, a + n + 1, a, a + n + 1, a + n}) {
-                    idx[i++] = c;
-                }
-            }
-        }
-        GltfBuilder b = new GltfBuilder();
-        int mesh = b.mesh("Big").primitive(GltfBuilder.attributes("POSITION", b.addFloatAccessor(pos, "VEC3")),
-                b.addIntAccessor(idx, GltfBuilder.UNSIGNED_INT, "SCALAR"), GltfBuilder.TRIANGLES).index();
-        b.addScene("Scene", b.node("Big").mesh(mesh).index());
-        byte[] glb = DracoGlb.compress(b.toGlb(), DracoGlb.Options.EDGEBREAKER);
-        ByteBuffer in = ByteBuffer.wrap(glb).order(ByteOrder.LITTLE_ENDIAN);
-        int jsonLength = in.getInt(12);
-        ObjectNode root = (ObjectNode) JSON.readTree(Arrays.copyOfRange(glb, 20, 20 + jsonLength));
-        ObjectNode view = (ObjectNode) root.get("bufferViews").get(root.get("bufferViews").size() - 1);
-        int start = 28 + jsonLength + view.get("byteOffset").asInt();
-        byte[] stream = Arrays.copyOfRange(glb, start, start + view.get("byteLength").asInt());
+        byte[] stream = DracoHostileStreamTest.grid(700);
         DracoStreamHeader header = DracoStreamHeader.read(stream, 0, stream.length, "big");
         ImportLimits d = ImportLimits.DEFAULT;
         ImportLimits limits = new ImportLimits(d.maxDecodedBytes(), d.maxNodes(), d.maxJointsPerSkin(), d.maxVertices(),
