@@ -126,6 +126,15 @@ public final class DracoGlb {
                 .toArray()), GltfBuilder.TRIANGLES).index();
     }
 
+    /** The Draco stream of a GLB {@link #compress} made with one primitive: its last buffer view's bytes. */
+    public static byte[] lastStream(byte[] glb) {
+        int jsonLength = ByteBuffer.wrap(glb).order(ByteOrder.LITTLE_ENDIAN).getInt(12);
+        ObjectNode root = (ObjectNode) JSON.readTree(Arrays.copyOfRange(glb, 20, 20 + jsonLength));
+        ObjectNode view = (ObjectNode) root.get("bufferViews").get(root.get("bufferViews").size() - 1);
+        int start = 28 + jsonLength + view.get("byteOffset").asInt();
+        return Arrays.copyOfRange(glb, start, start + view.get("byteLength").asInt());
+    }
+
     /** {@code glb} (one buffer, the BIN chunk) with its primitives Draco-compressed. */
     public static byte[] compress(byte[] glb, Options options) {
         ByteBuffer in = ByteBuffer.wrap(glb).order(ByteOrder.LITTLE_ENDIAN);

@@ -230,12 +230,7 @@ class DracoImportTest {
     /** The Draco stream the grid encodes to with {@code options}. */
     static byte[] stream(DracoGlb.Options options) {
         byte[] glb = draco(options);
-        ByteBuffer in = ByteBuffer.wrap(glb).order(ByteOrder.LITTLE_ENDIAN);
-        int jsonLength = in.getInt(12);
-        ObjectNode root = (ObjectNode) JSON.readTree(Arrays.copyOfRange(glb, 20, 20 + jsonLength));
-        ObjectNode view = (ObjectNode) root.get("bufferViews").get(root.get("bufferViews").size() - 1);
-        int start = 28 + jsonLength + view.get("byteOffset").asInt();
-        return Arrays.copyOfRange(glb, start, start + view.get("byteLength").asInt());
+        return DracoGlb.lastStream(glb);
     }
 
     @Test
