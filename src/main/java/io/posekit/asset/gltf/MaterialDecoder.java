@@ -263,7 +263,8 @@ final class MaterialDecoder {
                     return null; // already reported by the buffer resolver
                 }
                 budget.charge(file.get().size(), 1, where);
-                bytes = file.get().bytes().clone();
+                // a file on disk is read into a new array; one in memory is shared, so copied
+                bytes = file.get().isOnDisk() ? file.get().bytes() : file.get().bytes().clone();
             }
         }
         String mime = Material.Texture.sniff(bytes);
