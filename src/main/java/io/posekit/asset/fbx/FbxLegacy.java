@@ -29,7 +29,7 @@ import java.util.Set;
  *       {@code Lcl Rotation}, {@code Lcl Scaling} with their {@code Default}s, and each channel's
  *       {@code Key: time, value, mode, …} list an {@code AnimationCurve}: mode {@code C} constant, {@code L} linear,
  *       {@code U} cubic — {@code s} and {@code b} with the right slope and the next key's left slope, {@code a}
- *       auto — followed by its weights ({@code n} none, {@code a} right and next-left, {@code r} right,
+ *       auto (time-independent and clamp-progressive, as 7.x files flag the same keys) — followed by its weights ({@code n} none, {@code a} right and next-left, {@code r} right,
  *       {@code l} next-left), {@code T} TCB with tension, continuity and bias. The key grammar is ufbx's
  *       ({@code ufbxi_read_legacy_...}) as far as 6.x writers use it.</li>
  * </ul>
@@ -345,7 +345,10 @@ final class FbxLegacy {
                             d[0] = (float) number(need(tokens, i++, where), where, i);
                             d[1] = (float) number(need(tokens, i++, where), where, i);
                         }
-                        case 'a' -> f |= FbxCurves.TANGENT_AUTO;
+                        // auto keys as 7.x writes them (3ds Max's 7.5 export of a 6.1 scene's `U,a` keys flags them
+                        // time-independent and clamp-progressive): flat at the ends and between equal neighbours
+                        case 'a' -> f |= FbxCurves.TANGENT_AUTO | FbxCurves.TIME_INDEPENDENT
+                                | FbxCurves.CLAMP_PROGRESSIVE;
                         default -> throw ImportException.invalid("FBX 6.x channel " + where + ": cubic key " + times.size()
                                 + " has the unknown tangent mode '" + FbxScene.display(tangent) + "'");
                     }

@@ -120,15 +120,15 @@ class FbxLegacyTest {
             assertThat(c.duration()).isEqualTo(1.0);
         });
         // X linear 1 → 3; Y cubic 2 → 4, a flat user slope leaving key 0 and an auto one into key 1 (the last key's
-        // one chord, 2 per second)
+        // auto slope, flat: 6.x auto keys are clamp-progressive as 7.x writes them)
         float[] at0 = Pose.evaluate(model.rig(), model.clips().getFirst(), 0).local().translations();
         float[] atHalf = Pose.evaluate(model.rig(), model.clips().getFirst(), 0.5).local().translations();
         int bone = model.rig().indexOf("Bone");
         assertThat(at0[3 * bone]).isEqualTo(1f);
         assertThat(at0[3 * bone + 1]).isEqualTo(2f);
         assertThat(atHalf[3 * bone]).isCloseTo(2f, within(1e-6f));
-        // Hermite with p0 = 2, p1 = 4, m0 = 0, m1 = 2 (per second, Δ = 1): h00·2 + h01·4 + h11·2 at ½ = 1 + 2 − 0.25
-        assertThat(atHalf[3 * bone + 1]).isCloseTo(2.75f, within(1e-5f));
+        // Hermite with p0 = 2, p1 = 4, m0 = m1 = 0 (Δ = 1): h00·2 + h01·4 at ½ = 1 + 2
+        assertThat(atHalf[3 * bone + 1]).isCloseTo(3f, within(1e-5f));
         assertThat(atHalf[3 * bone + 2]).isEqualTo(3f);
     }
 
