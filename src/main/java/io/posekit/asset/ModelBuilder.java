@@ -204,7 +204,10 @@ public final class ModelBuilder {
             }
             float[] carrierBind = skin.carrierBindInverse();
             if (carrier >= 0) {
-                for (int i = 0; carrierBind != null && i < carrierBind.length; i++) {
+                if (carrierBind == null || carrierBind.length != 16) {
+                    throw ImportException.invalid("skin " + si + ": its carrier has no 16-number bind inverse");
+                }
+                for (int i = 0; i < carrierBind.length; i++) {
                     if (!Float.isFinite(carrierBind[i])) {
                         throw ImportException.invalid("skin " + si + ": its carrier's bind inverse is not finite");
                     }

@@ -97,7 +97,7 @@ final class FbxExtrapolation {
         // each copy writes at most 2 keys per source key (a mirrored step adds one), plus a joining key
         long perCopy = 2L * n + 1;
         long budget = Math.max(0, maxKeys - perCopy);
-        if ((preCopies + postCopies) * perCopy > budget) {
+        if (preCopies + postCopies > budget / perCopy) { // (no product: the copies may number ~2⁶¹)
             long fit = budget / perCopy;
             long keepPre = Math.min(preCopies, fit / 2 + (fit % 2));
             long keepPost = Math.min(postCopies, fit - keepPre);

@@ -182,6 +182,11 @@ class FbxExtrapolationTest {
         assertThat(at(c, 0.1005)).isCloseTo(0.5, within(0.01)); // repetition 100 of the 199 that fit
         assertThat(c.endTime()).isCloseTo(0.2f, within(1e-5f));
         assertThat(at(c, 0.5)).isEqualTo(1); // past them, the last one's end holds
+        // a period of 1e-30 s over an hour: ~10³³ repetitions, counted without overflow, cut to what fits
+        Curve tiny = FbxExtrapolation.apply(Curve.linear(new float[] {0, 1e-30f}, new float[] {0, 1}),
+                FbxExtrapolation.Side.CONSTANT, new FbxExtrapolation.Side('M', -1), 0, 0, 3600, 1000, "curve",
+                new ImportWarnings());
+        assertThat(tiny.keyCount()).isBetween(2, 1000);
     }
 
     @Test
