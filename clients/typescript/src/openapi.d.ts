@@ -272,6 +272,16 @@ export interface paths {
                  */
                 loop?: components["parameters"]["Loop"];
                 /**
+                 * @description What `time` and `frame` count. `clip` (default): seconds since the clip's start. `scene`: the file's own scene
+                 *     time, as the summary's `sceneStart`/`sceneEnd` give it (an FBX take's, a COLLADA document's timeline; an
+                 *     artist's frame `f` at the file's rate `r` is `frame=f&fps=r&timeBase=scene`): the time after `speed`, minus the
+                 *     clip's `sceneStart` (for a blend, each layer's own clip's), is the clip time that `loop` maps; the answer
+                 *     echoes that clip time in `time`. `scene` needs a clip or layers, and takes no `normalized` time (400 naming
+                 *     `timeBase`).
+                 * @example scene
+                 */
+                timeBase?: components["parameters"]["TimeBase"];
+                /**
                  * @description A blend layer instead of one clip (repeat the parameter for more layers), as `key:value` pairs separated by semicolons: `clip` (required), `weight` (default 1), `mode` (`normal` or `additive`), `time`, `normalized`, `frame` and `fps` (the layer's own time; default the request's), `speed`, `loop`, `mask` (joint names separated by `|`: only these joints and their subtrees), `reference` (additive layers: `first`, `rest` or a clip name). E.g. `layer=clip:Walk;weight:0.7&layer=clip:Run;weight:0.3&normalized=0.4`.
                  * @example [
                  *       "clip:Walk;weight:0.7"
@@ -366,6 +376,16 @@ export interface paths {
                  * @example repeat
                  */
                 loop?: components["parameters"]["Loop"];
+                /**
+                 * @description What `time` and `frame` count. `clip` (default): seconds since the clip's start. `scene`: the file's own scene
+                 *     time, as the summary's `sceneStart`/`sceneEnd` give it (an FBX take's, a COLLADA document's timeline; an
+                 *     artist's frame `f` at the file's rate `r` is `frame=f&fps=r&timeBase=scene`): the time after `speed`, minus the
+                 *     clip's `sceneStart` (for a blend, each layer's own clip's), is the clip time that `loop` maps; the answer
+                 *     echoes that clip time in `time`. `scene` needs a clip or layers, and takes no `normalized` time (400 naming
+                 *     `timeBase`).
+                 * @example scene
+                 */
+                timeBase?: components["parameters"]["TimeBase"];
                 /**
                  * @description A blend layer instead of one clip (repeat the parameter for more layers), as `key:value` pairs separated by semicolons: `clip` (required), `weight` (default 1), `mode` (`normal` or `additive`), `time`, `normalized`, `frame` and `fps` (the layer's own time; default the request's), `speed`, `loop`, `mask` (joint names separated by `|`: only these joints and their subtrees), `reference` (additive layers: `first`, `rest` or a clip name). E.g. `layer=clip:Walk;weight:0.7&layer=clip:Run;weight:0.3&normalized=0.4`.
                  * @example [
@@ -724,6 +744,16 @@ export interface paths {
                  */
                 loop?: components["parameters"]["Loop"];
                 /**
+                 * @description What `time` and `frame` count. `clip` (default): seconds since the clip's start. `scene`: the file's own scene
+                 *     time, as the summary's `sceneStart`/`sceneEnd` give it (an FBX take's, a COLLADA document's timeline; an
+                 *     artist's frame `f` at the file's rate `r` is `frame=f&fps=r&timeBase=scene`): the time after `speed`, minus the
+                 *     clip's `sceneStart` (for a blend, each layer's own clip's), is the clip time that `loop` maps; the answer
+                 *     echoes that clip time in `time`. `scene` needs a clip or layers, and takes no `normalized` time (400 naming
+                 *     `timeBase`).
+                 * @example scene
+                 */
+                timeBase?: components["parameters"]["TimeBase"];
+                /**
                  * @description A blend layer instead of one clip (repeat the parameter for more layers), as `key:value` pairs separated by semicolons: `clip` (required), `weight` (default 1), `mode` (`normal` or `additive`), `time`, `normalized`, `frame` and `fps` (the layer's own time; default the request's), `speed`, `loop`, `mask` (joint names separated by `|`: only these joints and their subtrees), `reference` (additive layers: `first`, `rest` or a clip name). E.g. `layer=clip:Walk;weight:0.7&layer=clip:Run;weight:0.3&normalized=0.4`.
                  * @example [
                  *       "clip:Walk;weight:0.7"
@@ -805,6 +835,16 @@ export interface paths {
                  * @example repeat
                  */
                 loop?: components["parameters"]["Loop"];
+                /**
+                 * @description What `time` and `frame` count. `clip` (default): seconds since the clip's start. `scene`: the file's own scene
+                 *     time, as the summary's `sceneStart`/`sceneEnd` give it (an FBX take's, a COLLADA document's timeline; an
+                 *     artist's frame `f` at the file's rate `r` is `frame=f&fps=r&timeBase=scene`): the time after `speed`, minus the
+                 *     clip's `sceneStart` (for a blend, each layer's own clip's), is the clip time that `loop` maps; the answer
+                 *     echoes that clip time in `time`. `scene` needs a clip or layers, and takes no `normalized` time (400 naming
+                 *     `timeBase`).
+                 * @example scene
+                 */
+                timeBase?: components["parameters"]["TimeBase"];
                 /**
                  * @description A blend layer instead of one clip (repeat the parameter for more layers), as `key:value` pairs separated by semicolons: `clip` (required), `weight` (default 1), `mode` (`normal` or `additive`), `time`, `normalized`, `frame` and `fps` (the layer's own time; default the request's), `speed`, `loop`, `mask` (joint names separated by `|`: only these joints and their subtrees), `reference` (additive layers: `first`, `rest` or a clip name). E.g. `layer=clip:Walk;weight:0.7&layer=clip:Run;weight:0.3&normalized=0.4`.
                  * @example [
@@ -1153,6 +1193,12 @@ export interface components {
              * @enum {string}
              */
             loop?: "clamp" | "repeat" | "pingpong";
+            /**
+             * @description As the `timeBase` query parameter.
+             * @default clip
+             * @enum {string}
+             */
+            timeBase?: "clip" | "scene";
             /**
              * @description As the `rootMotion` query parameter.
              * @default none
@@ -2084,6 +2130,16 @@ export interface components {
          */
         Speed: number;
         /**
+         * @description What `time` and `frame` count. `clip` (default): seconds since the clip's start. `scene`: the file's own scene
+         *     time, as the summary's `sceneStart`/`sceneEnd` give it (an FBX take's, a COLLADA document's timeline; an
+         *     artist's frame `f` at the file's rate `r` is `frame=f&fps=r&timeBase=scene`): the time after `speed`, minus the
+         *     clip's `sceneStart` (for a blend, each layer's own clip's), is the clip time that `loop` maps; the answer
+         *     echoes that clip time in `time`. `scene` needs a clip or layers, and takes no `normalized` time (400 naming
+         *     `timeBase`).
+         * @example scene
+         */
+        TimeBase: "clip" | "scene";
+        /**
          * @description How time maps into the clip: `clamp` holds the first/last key; `repeat` wraps (t = k·d → 0); `pingpong` plays forward then backward.
          * @example repeat
          */
@@ -2353,6 +2409,16 @@ export interface operations {
                  */
                 loop?: components["parameters"]["Loop"];
                 /**
+                 * @description What `time` and `frame` count. `clip` (default): seconds since the clip's start. `scene`: the file's own scene
+                 *     time, as the summary's `sceneStart`/`sceneEnd` give it (an FBX take's, a COLLADA document's timeline; an
+                 *     artist's frame `f` at the file's rate `r` is `frame=f&fps=r&timeBase=scene`): the time after `speed`, minus the
+                 *     clip's `sceneStart` (for a blend, each layer's own clip's), is the clip time that `loop` maps; the answer
+                 *     echoes that clip time in `time`. `scene` needs a clip or layers, and takes no `normalized` time (400 naming
+                 *     `timeBase`).
+                 * @example scene
+                 */
+                timeBase?: components["parameters"]["TimeBase"];
+                /**
                  * @description A blend layer instead of one clip (repeat the parameter for more layers), as `key:value` pairs separated by semicolons: `clip` (required), `weight` (default 1), `mode` (`normal` or `additive`), `time`, `normalized`, `frame` and `fps` (the layer's own time; default the request's), `speed`, `loop`, `mask` (joint names separated by `|`: only these joints and their subtrees), `reference` (additive layers: `first`, `rest` or a clip name). E.g. `layer=clip:Walk;weight:0.7&layer=clip:Run;weight:0.3&normalized=0.4`.
                  * @example [
                  *       "clip:Walk;weight:0.7"
@@ -2508,6 +2574,16 @@ export interface operations {
                  * @example repeat
                  */
                 loop?: components["parameters"]["Loop"];
+                /**
+                 * @description What `time` and `frame` count. `clip` (default): seconds since the clip's start. `scene`: the file's own scene
+                 *     time, as the summary's `sceneStart`/`sceneEnd` give it (an FBX take's, a COLLADA document's timeline; an
+                 *     artist's frame `f` at the file's rate `r` is `frame=f&fps=r&timeBase=scene`): the time after `speed`, minus the
+                 *     clip's `sceneStart` (for a blend, each layer's own clip's), is the clip time that `loop` maps; the answer
+                 *     echoes that clip time in `time`. `scene` needs a clip or layers, and takes no `normalized` time (400 naming
+                 *     `timeBase`).
+                 * @example scene
+                 */
+                timeBase?: components["parameters"]["TimeBase"];
                 /**
                  * @description A blend layer instead of one clip (repeat the parameter for more layers), as `key:value` pairs separated by semicolons: `clip` (required), `weight` (default 1), `mode` (`normal` or `additive`), `time`, `normalized`, `frame` and `fps` (the layer's own time; default the request's), `speed`, `loop`, `mask` (joint names separated by `|`: only these joints and their subtrees), `reference` (additive layers: `first`, `rest` or a clip name). E.g. `layer=clip:Walk;weight:0.7&layer=clip:Run;weight:0.3&normalized=0.4`.
                  * @example [
@@ -2713,6 +2789,16 @@ export interface operations {
                  */
                 loop?: components["parameters"]["Loop"];
                 /**
+                 * @description What `time` and `frame` count. `clip` (default): seconds since the clip's start. `scene`: the file's own scene
+                 *     time, as the summary's `sceneStart`/`sceneEnd` give it (an FBX take's, a COLLADA document's timeline; an
+                 *     artist's frame `f` at the file's rate `r` is `frame=f&fps=r&timeBase=scene`): the time after `speed`, minus the
+                 *     clip's `sceneStart` (for a blend, each layer's own clip's), is the clip time that `loop` maps; the answer
+                 *     echoes that clip time in `time`. `scene` needs a clip or layers, and takes no `normalized` time (400 naming
+                 *     `timeBase`).
+                 * @example scene
+                 */
+                timeBase?: components["parameters"]["TimeBase"];
+                /**
                  * @description A blend layer instead of one clip (repeat the parameter for more layers), as `key:value` pairs separated by semicolons: `clip` (required), `weight` (default 1), `mode` (`normal` or `additive`), `time`, `normalized`, `frame` and `fps` (the layer's own time; default the request's), `speed`, `loop`, `mask` (joint names separated by `|`: only these joints and their subtrees), `reference` (additive layers: `first`, `rest` or a clip name). E.g. `layer=clip:Walk;weight:0.7&layer=clip:Run;weight:0.3&normalized=0.4`.
                  * @example [
                  *       "clip:Walk;weight:0.7"
@@ -2889,6 +2975,16 @@ export interface operations {
                  */
                 loop?: components["parameters"]["Loop"];
                 /**
+                 * @description What `time` and `frame` count. `clip` (default): seconds since the clip's start. `scene`: the file's own scene
+                 *     time, as the summary's `sceneStart`/`sceneEnd` give it (an FBX take's, a COLLADA document's timeline; an
+                 *     artist's frame `f` at the file's rate `r` is `frame=f&fps=r&timeBase=scene`): the time after `speed`, minus the
+                 *     clip's `sceneStart` (for a blend, each layer's own clip's), is the clip time that `loop` maps; the answer
+                 *     echoes that clip time in `time`. `scene` needs a clip or layers, and takes no `normalized` time (400 naming
+                 *     `timeBase`).
+                 * @example scene
+                 */
+                timeBase?: components["parameters"]["TimeBase"];
+                /**
                  * @description A blend layer instead of one clip (repeat the parameter for more layers), as `key:value` pairs separated by semicolons: `clip` (required), `weight` (default 1), `mode` (`normal` or `additive`), `time`, `normalized`, `frame` and `fps` (the layer's own time; default the request's), `speed`, `loop`, `mask` (joint names separated by `|`: only these joints and their subtrees), `reference` (additive layers: `first`, `rest` or a clip name). E.g. `layer=clip:Walk;weight:0.7&layer=clip:Run;weight:0.3&normalized=0.4`.
                  * @example [
                  *       "clip:Walk;weight:0.7"
@@ -3018,6 +3114,16 @@ export interface operations {
                  * @example repeat
                  */
                 loop?: components["parameters"]["Loop"];
+                /**
+                 * @description What `time` and `frame` count. `clip` (default): seconds since the clip's start. `scene`: the file's own scene
+                 *     time, as the summary's `sceneStart`/`sceneEnd` give it (an FBX take's, a COLLADA document's timeline; an
+                 *     artist's frame `f` at the file's rate `r` is `frame=f&fps=r&timeBase=scene`): the time after `speed`, minus the
+                 *     clip's `sceneStart` (for a blend, each layer's own clip's), is the clip time that `loop` maps; the answer
+                 *     echoes that clip time in `time`. `scene` needs a clip or layers, and takes no `normalized` time (400 naming
+                 *     `timeBase`).
+                 * @example scene
+                 */
+                timeBase?: components["parameters"]["TimeBase"];
                 /**
                  * @description A blend layer instead of one clip (repeat the parameter for more layers), as `key:value` pairs separated by semicolons: `clip` (required), `weight` (default 1), `mode` (`normal` or `additive`), `time`, `normalized`, `frame` and `fps` (the layer's own time; default the request's), `speed`, `loop`, `mask` (joint names separated by `|`: only these joints and their subtrees), `reference` (additive layers: `first`, `rest` or a clip name). E.g. `layer=clip:Walk;weight:0.7&layer=clip:Run;weight:0.3&normalized=0.4`.
                  * @example [
@@ -3541,6 +3647,16 @@ export interface operations {
                  */
                 loop?: components["parameters"]["Loop"];
                 /**
+                 * @description What `time` and `frame` count. `clip` (default): seconds since the clip's start. `scene`: the file's own scene
+                 *     time, as the summary's `sceneStart`/`sceneEnd` give it (an FBX take's, a COLLADA document's timeline; an
+                 *     artist's frame `f` at the file's rate `r` is `frame=f&fps=r&timeBase=scene`): the time after `speed`, minus the
+                 *     clip's `sceneStart` (for a blend, each layer's own clip's), is the clip time that `loop` maps; the answer
+                 *     echoes that clip time in `time`. `scene` needs a clip or layers, and takes no `normalized` time (400 naming
+                 *     `timeBase`).
+                 * @example scene
+                 */
+                timeBase?: components["parameters"]["TimeBase"];
+                /**
                  * @description A blend layer instead of one clip (repeat the parameter for more layers), as `key:value` pairs separated by semicolons: `clip` (required), `weight` (default 1), `mode` (`normal` or `additive`), `time`, `normalized`, `frame` and `fps` (the layer's own time; default the request's), `speed`, `loop`, `mask` (joint names separated by `|`: only these joints and their subtrees), `reference` (additive layers: `first`, `rest` or a clip name). E.g. `layer=clip:Walk;weight:0.7&layer=clip:Run;weight:0.3&normalized=0.4`.
                  * @example [
                  *       "clip:Walk;weight:0.7"
@@ -3627,6 +3743,16 @@ export interface operations {
                  * @example repeat
                  */
                 loop?: components["parameters"]["Loop"];
+                /**
+                 * @description What `time` and `frame` count. `clip` (default): seconds since the clip's start. `scene`: the file's own scene
+                 *     time, as the summary's `sceneStart`/`sceneEnd` give it (an FBX take's, a COLLADA document's timeline; an
+                 *     artist's frame `f` at the file's rate `r` is `frame=f&fps=r&timeBase=scene`): the time after `speed`, minus the
+                 *     clip's `sceneStart` (for a blend, each layer's own clip's), is the clip time that `loop` maps; the answer
+                 *     echoes that clip time in `time`. `scene` needs a clip or layers, and takes no `normalized` time (400 naming
+                 *     `timeBase`).
+                 * @example scene
+                 */
+                timeBase?: components["parameters"]["TimeBase"];
                 /**
                  * @description A blend layer instead of one clip (repeat the parameter for more layers), as `key:value` pairs separated by semicolons: `clip` (required), `weight` (default 1), `mode` (`normal` or `additive`), `time`, `normalized`, `frame` and `fps` (the layer's own time; default the request's), `speed`, `loop`, `mask` (joint names separated by `|`: only these joints and their subtrees), `reference` (additive layers: `first`, `rest` or a clip name). E.g. `layer=clip:Walk;weight:0.7&layer=clip:Run;weight:0.3&normalized=0.4`.
                  * @example [

@@ -190,8 +190,8 @@ class Posekit(_Base):
 
 
 class Asset(_AssetRequests):
-    """One asset's resources (sync). Sampling keywords: clip, time | frame + fps | normalized, speed, loop, layers,
-    threshold, root_motion, root_joint, root_components, previous_time, ik (IK makes it a POST)."""
+    """One asset's resources (sync). Sampling keywords: clip, time | frame + fps | normalized, speed, loop, time_base,
+    layers, threshold, root_motion, root_joint, root_components, previous_time, ik (IK makes it a POST)."""
 
     def __init__(self, client: Posekit, asset_id: str) -> None:
         super().__init__(asset_id)

@@ -49,6 +49,7 @@ class Sampling(TypedDict, total=False):
     normalized: float
     speed: float
     loop: Loop
+    time_base: Literal["clip", "scene"]
     layers: List[BlendLayer]
     threshold: float
     root_motion: Literal["none", "extract"]
@@ -59,7 +60,7 @@ class Sampling(TypedDict, total=False):
 
 
 _CAMEL = {"root_motion": "rootMotion", "root_joint": "rootJoint", "root_components": "rootComponents",
-          "previous_time": "previousTime", "joint_map": "jointMap", "time_unit": "timeUnit",
+          "previous_time": "previousTime", "time_base": "timeBase", "joint_map": "jointMap", "time_unit": "timeUnit",
           "matrix_layout": "matrixLayout", "foot_lock": "footLock", "keep_translations": "keepTranslations"}
 
 

@@ -109,8 +109,7 @@ class RenderRoutes implements ApiRoutes {
     private Reply animation(Exchange e, boolean sheet) {
         String id = e.variable("id");
         Model model = Assets.require(assets, e, id).model();
-        Sampling s = Sampling.parse(model, new SamplingQuery(e.query("clip"), null, null, null, null, null, null, null,
-                null));
+        Sampling s = Sampling.parse(model, SamplingQuery.of(e.query("clip"), null));
         Picture p = Picture.parse(e, ANIMATION_SIZE);
         double fps = FPS;
         String fpsParam = e.query("fps");

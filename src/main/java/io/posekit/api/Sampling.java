@@ -20,6 +20,7 @@ import io.posekit.sampling.LoopMode;
 import io.posekit.sampling.MorphWeights;
 import io.posekit.sampling.Pose;
 import io.posekit.sampling.SamplingJob;
+import io.posekit.sampling.TimeBase;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -33,9 +34,14 @@ import java.util.stream.Collectors;
  * {@code repeat}, {@code pingpong}) maps it to the clip-local time that is sampled. A blend resolves each layer's
  * time the same way (see {@link LayerSpec}); {@code normalized} then applies to each layer's own clip.
  *
+ * <p>{@code timeBase} says what the time and frame count ({@link TimeBase}): the clip's time ({@code clip}, the
+ * default) or the file's scene time ({@code scene}: the time after speed, minus the clip's
+ * {@link Clip#sceneStart()}, is the clip's playback time; for a blend, each layer's own clip's start). Normalized time
+ * counts clip durations and takes no scene base.
+ *
  * @param clip the clip, or {@code null} for the rest pose or a blend
- * @param time the playback time, seconds (after unit conversion and speed, before loop mapping); for a blend given
- *     in normalized time, the phase × speed
+ * @param time the playback time, seconds of clip time (after unit conversion, speed and the scene base, before loop
+ *     mapping); for a blend, the request's time in its own base (or, in normalized time, the phase × speed)
  * @param loop how time maps into the clip
  * @param localTime the clip-local time sampled, seconds, or {@code null} without a clip
  * @param blend the blend, or {@code null}
@@ -66,13 +72,19 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
      * @param ownTime the layer's own time, seconds, or {@code null} to follow the request
      * @param speed multiplies the time
      * @param loop maps it into the clip
+     * @param base what the layer's time (its own or the request's) counts: {@link TimeBase#SCENE} subtracts the
+     *     clip's scene start after the speed
      */
-    record LayerTiming(Clip clip, Double ownTime, double speed, LoopMode loop) {
+    record LayerTiming(Clip clip, Double ownTime, double speed, LoopMode loop, TimeBase base) {
 
-        /** The layer's playback time for the request time {@code requestTime} (a phase when {@code normalized}). */
+        /**
+         * The layer's playback time, seconds of clip time, for the request time {@code requestTime} (a phase when
+         * {@code normalized}).
+         */
         double time(double requestTime, boolean normalized, String where) {
             double t = ownTime != null ? ownTime : normalized ? requestTime * clip.duration() : requestTime;
-            return finite(t * speed, where + "time × speed");
+            t = finite(t * speed, where + "time × speed");
+            return base == TimeBase.CLIP ? t : finite(base.clipTime(t, clip), where + "scene time − sceneStart");
         }
 
         double localTime(double time) {
@@ -90,7 +102,8 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
     }
 
     /** The time a request names, before it is resolved against a clip. */
-    private record When(Double time, Double frame, Double fps, Double normalized, Double speed, LoopMode loop) {
+    private record When(Double time, Double frame, Double fps, Double normalized, Double speed, LoopMode loop,
+            TimeBase base) {
     }
 
     /**
@@ -103,7 +116,8 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
                 optional(q.frame(), "frame", "a finite decimal frame number"),
                 optional(q.fps(), "fps", "a positive decimal number of frames per second"),
                 optional(q.normalized(), "normalized", "a finite decimal number of clip durations"),
-                optional(q.speed(), "speed", "a finite decimal number"), loop(q.loop(), "loop"));
+                optional(q.speed(), "speed", "a finite decimal number"), loop(q.loop(), "loop"),
+                timeBase(q.timeBase()));
         List<LayerSpec> layers = null;
         if (q.layer() != null && !q.layer().isEmpty()) {
             layers = new ArrayList<>();
@@ -124,12 +138,14 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
         if (b == null) {
             throw bad("Invalid body", "the body must be a JSON object");
         }
-        When when = new When(b.time(), b.frame(), b.fps(), b.normalized(), b.speed(), loop(b.loop(), "loop"));
+        When when = new When(b.time(), b.frame(), b.fps(), b.normalized(), b.speed(), loop(b.loop(), "loop"),
+                timeBase(b.timeBase()));
         return resolve(model, emptyToNull(b.clip()), when, b.layers(), b.threshold());
     }
 
     private static Sampling resolve(Model model, String clipName, When when, List<LayerSpec> layers, Double threshold) {
         checkWhen(when.time(), when.frame(), when.fps(), when.normalized(), "");
+        checkBase(when.base(), when.normalized(), "");
         if (layers == null) {
             if (threshold != null) {
                 throw bad("Invalid threshold", "threshold is only meaningful with layers");
@@ -138,8 +154,15 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
             if (when.normalized() != null && clip == null) {
                 throw bad("Invalid time", "normalized time needs a clip (the rest pose has no duration)");
             }
+            if (when.base() == TimeBase.SCENE && clip == null) {
+                throw bad("Invalid timeBase", "timeBase 'scene' needs a clip (the rest pose has no scene time)");
+            }
             double time = playback(when.time(), when.frame(), when.fps(), when.normalized(),
                     clip == null ? 0 : clip.duration(), when.speed(), "");
+            if (when.base() == TimeBase.SCENE) {
+                time = finite(when.base().clipTime(time, clip), "scene time − sceneStart");
+                time = time == 0 ? 0 : time;
+            }
             return new Sampling(clip, time, when.loop(),
                     clip == null ? null : when.loop().localTime(time, clip.duration()), null, PostProcessing.NONE);
         }
@@ -148,7 +171,7 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
         }
         // the request's own time: seconds, or a phase when normalized (the rest pose's duration is irrelevant here)
         double requestTime = playback(when.time(), when.frame(), when.fps(), when.normalized(), 1, when.speed(), "");
-        BlendTemplate template = blend(model, layers, threshold, when.loop());
+        BlendTemplate template = blend(model, layers, threshold, when.loop(), when.base());
         double[] localTimes = new double[layers.size()];
         List<LayerEcho> echo = new ArrayList<>(layers.size());
         for (int i = 0; i < layers.size(); i++) {
@@ -169,6 +192,16 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
      * @throws ApiException 400 for a malformed layer or threshold; 404 for an unknown clip
      */
     static BlendTemplate blend(Model model, List<LayerSpec> layers, Double threshold, LoopMode defaultLoop) {
+        return blend(model, layers, threshold, defaultLoop, TimeBase.CLIP);
+    }
+
+    /**
+     * {@link #blend(Model, List, Double, LoopMode)} with the layers' times counted in {@code base}.
+     *
+     * @throws ApiException also 400 for a layer in normalized time with the scene base
+     */
+    static BlendTemplate blend(Model model, List<LayerSpec> layers, Double threshold, LoopMode defaultLoop,
+            TimeBase base) {
         if (layers.isEmpty() || layers.size() > MAX_LAYERS) {
             throw bad("Invalid blend", "a blend has 1 to " + MAX_LAYERS + " layers, not " + layers.size());
         }
@@ -186,6 +219,7 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
             }
             Clip clip = clip(model, l.clip(), where);
             checkWhen(l.time(), l.frame(), l.fps(), l.normalized(), where);
+            checkBase(base, l.normalized(), where);
             boolean own = l.time() != null || l.frame() != null || l.normalized() != null;
             Double ownTime = own ? playback(l.time(), l.frame(), l.fps(), l.normalized(), clip.duration(), null, where) : null;
             double speed = number(l.speed(), 1, where + "speed");
@@ -209,7 +243,7 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
             }
             LocalPose reference = mode == BlendMode.ADDITIVE ? reference(model, l.reference(), where) : null;
             resolved.add(new BlendEvaluator.Layer(clip, (float) weight, mode, mask, reference));
-            timings.add(new LayerTiming(clip, ownTime, speed, loop));
+            timings.add(new LayerTiming(clip, ownTime, speed, loop, base));
         }
         return new BlendTemplate(new BlendEvaluator(model.rig(), resolved, th), List.copyOf(timings));
     }
@@ -305,6 +339,23 @@ record Sampling(Clip clip, double time, LoopMode loop, Double localTime, Blend b
                 where + "clip '" + name + "' does not exist; clips: " + (model.clips().isEmpty() ? "none"
                         : model.clips().stream().map(c -> "'" + c.name() + "'").collect(Collectors.joining(", ")))));
         return model.clips().get(index);
+    }
+
+    /** The time base a request names: absent or empty = {@link TimeBase#CLIP}. */
+    private static TimeBase timeBase(String value) {
+        if (value == null || value.isEmpty()) {
+            return TimeBase.CLIP;
+        }
+        return TimeBase.byWireName(value).orElseThrow(() -> bad("Invalid timeBase",
+                "timeBase '" + value + "' is not one of clip, scene"));
+    }
+
+    /** Normalized time counts clip durations: it has no scene base. */
+    private static void checkBase(TimeBase base, Double normalized, String where) {
+        if (base == TimeBase.SCENE && normalized != null) {
+            throw bad("Invalid timeBase", where + "normalized time counts clip durations; timeBase 'scene' takes"
+                    + " time or frame");
+        }
     }
 
     private static LoopMode loop(String value, String name) {

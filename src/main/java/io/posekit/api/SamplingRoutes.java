@@ -55,7 +55,8 @@ class SamplingRoutes implements ApiRoutes {
 
     static final String LAYOUT_HEADER = "Posekit-Layout";
     /** Query parameters of every sampling operation (see {@link SamplingQuery}). */
-    static final String[] SAMPLING = {"clip", "time", "frame", "fps", "normalized", "speed", "loop", "layer", "threshold"};
+    static final String[] SAMPLING = {"clip", "time", "frame", "fps", "normalized", "speed", "loop", "layer", "threshold",
+        "timeBase"};
     /** Query parameters of root-motion extraction (see {@link PostProcessing}). */
     static final String[] ROOT_MOTION = {"rootMotion", "rootJoint", "rootComponents", "previousTime"};
     /** Answers of up to this many vertices (over all primitives) are skinned on the event loop. */
@@ -124,7 +125,7 @@ class SamplingRoutes implements ApiRoutes {
         List<String> layers = e.queryAll("layer");
         return new SamplingQuery(e.query("clip"), e.query("time"), e.query("frame"), e.query("fps"),
                 e.query("normalized"), e.query("speed"), e.query("loop"), layers.isEmpty() ? null : layers,
-                e.query("threshold"));
+                e.query("threshold"), e.query("timeBase"));
     }
 
     /** Whether the mesh the request names is small enough to skin on the event loop (only asked of a cached asset). */

@@ -54,8 +54,17 @@ public record ImportScene(List<Node> nodes, List<Skin> skins, List<MeshInstance>
      * @param name the skin's name, or {@code null}
      * @param joints node indices (into {@link ImportScene#nodes()}) of the joints, in the skin's order
      * @param inverseBindMatrices 16 floats per joint, column-major, or {@code null} for identities
+     * @param carrier the node (index into {@link ImportScene#nodes()}) whose motion since the bind moves the skinned
+     *     mesh, as Maya shows it ({@link io.posekit.rig.Skin#carrier()}), or -1 (glTF's skins)
+     * @param carrierBindInverse the inverse of the carrier's world matrix at the bind, 16 floats column-major, or
+     *     {@code null} without a carrier
      */
-    public record Skin(String name, int[] joints, float[] inverseBindMatrices) {
+    public record Skin(String name, int[] joints, float[] inverseBindMatrices, int carrier, float[] carrierBindInverse) {
+
+        /** A skin not carried by its mesh's node (as glTF's). */
+        public Skin(String name, int[] joints, float[] inverseBindMatrices) {
+            this(name, joints, inverseBindMatrices, -1, null);
+        }
     }
 
     /**

@@ -197,7 +197,24 @@ public final class ModelBuilder {
                             + " is not finite");
                 }
             }
-            out.add(new Skin(skin.name(), joints, ibm));
+            int carrier = skin.carrier();
+            if (carrier >= nodeCount || carrier < -1) {
+                throw ImportException.invalid("skin " + si + ": its carrier refers to node " + carrier
+                        + ", which is not in the scene");
+            }
+            float[] carrierBind = skin.carrierBindInverse();
+            if (carrier >= 0) {
+                if (carrierBind == null || carrierBind.length != 16) {
+                    throw ImportException.invalid("skin " + si + ": its carrier has no 16-number bind inverse");
+                }
+                for (int i = 0; i < carrierBind.length; i++) {
+                    if (!Float.isFinite(carrierBind[i])) {
+                        throw ImportException.invalid("skin " + si + ": its carrier's bind inverse is not finite");
+                    }
+                }
+            }
+            out.add(carrier < 0 ? new Skin(skin.name(), joints, ibm)
+                    : new Skin(skin.name(), joints, ibm, rigIndexOf[carrier], carrierBind));
         }
         return out;
     }

@@ -9,6 +9,11 @@ package io.posekit.rig;
  * {@code k} is {@code model(jointNodes[k]) · inverseBind[k]}. Formats with a bind shape matrix fold it into
  * the inverse binds at import ({@code inverseBind · bindShape}).
  *
+ * <p>A skin may be <em>carried</em> by its mesh's node, as Maya skins are: Maya shows a skinned mesh whose node moved
+ * after binding moved by that node's motion since the bind, on top of the skinning. Its skinning matrices are then
+ * {@code model(carrier) · carrierBind⁻¹ · model(jointNodes[k]) · inverseBind[k]} ({@link #carrier()},
+ * {@link #carrierBindInverse()}); without a carrier, as glTF specifies, the mesh's node plays no part.
+ *
  * <p>Immutable; the arrays returned are shared storage that callers must not modify.
  */
 public final class Skin {
@@ -16,14 +21,35 @@ public final class Skin {
     private final String name;
     private final int[] jointNodes;
     private final float[] inverseBindMatrices;
+    private final int carrier;
+    private final float[] carrierBindInverse;
 
     /**
+     * A skin not carried by its mesh's node.
+     *
      * @param name the skin's name, or {@code null}
      * @param jointNodes rig node index of each joint
      * @param inverseBindMatrices 16 floats per joint, column-major
      * @throws IllegalArgumentException if the matrix count differs from the joint count
      */
     public Skin(String name, int[] jointNodes, float[] inverseBindMatrices) {
+        this(name, jointNodes, inverseBindMatrices, -1, null);
+    }
+
+    /**
+     * A skin, carried by rig node {@code carrier} when it is not -1.
+     *
+     * @param carrier the rig node whose motion since the bind moves the skinned mesh, or -1
+     * @param carrierBindInverse the inverse of that node's model matrix at the bind, 16 floats column-major; ignored
+     *     (may be {@code null}) without a carrier
+     * @throws IllegalArgumentException also for a carrier below -1, or one without a 16-float bind inverse
+     */
+    public Skin(String name, int[] jointNodes, float[] inverseBindMatrices, int carrier, float[] carrierBindInverse) {
+        if (carrier < -1 || carrier >= 0 && (carrierBindInverse == null || carrierBindInverse.length != 16)) {
+            throw new IllegalArgumentException("a carried skin needs a carrier node ≥ 0 and its 16-float bind inverse");
+        }
+        this.carrier = carrier;
+        this.carrierBindInverse = carrier < 0 ? null : carrierBindInverse.clone();
         if (inverseBindMatrices.length != 16 * jointNodes.length) {
             throw new IllegalArgumentException(
                     "skin has " + jointNodes.length + " joints but " + inverseBindMatrices.length / 16.0 + " matrices");
@@ -58,8 +84,21 @@ public final class Skin {
         return inverseBindMatrices;
     }
 
+    /** The rig node that carries the skin (see the class comment), or -1. */
+    public int carrier() {
+        return carrier;
+    }
+
+    /**
+     * The inverse of the carrier's model matrix at the bind, 16 floats column-major, or {@code null} without a carrier
+     * (shared storage: do not modify).
+     */
+    public float[] carrierBindInverse() {
+        return carrierBindInverse;
+    }
+
     /** Approximate heap footprint in bytes, for cache weighing. */
     public long footprintBytes() {
-        return 48 + 4L * jointNodes.length + 4L * inverseBindMatrices.length + (name == null ? 0 : 40 + name.length());
+        return 56 + (carrier < 0 ? 0 : 80) + 4L * jointNodes.length + 4L * inverseBindMatrices.length + (name == null ? 0 : 40 + name.length());
     }
 }

@@ -130,15 +130,23 @@ class ColladaApiTest {
      */
     @Test
     void theSummarySaysWhereAClipLiesInSceneTime() {
-        String dae = DAE.replace("count=\"2\">0 1</float_array>", "count=\"2\">0.25 1</float_array>")
-                .replace("</library_animations>", "</library_animations><library_animation_clips><animation_clip"
-                        + " name=\"late\" start=\"0.25\" end=\"1\"><instance_animation url=\"#spin\"/>"
-                        + "</animation_clip></library_animation_clips>");
+        String dae = lateClip();
         PosekitClient client = new PosekitClient(port);
         PosekitClient.Response r = client.uploadRaw(dae.getBytes(StandardCharsets.UTF_8), "model/vnd.collada+xml", null);
         assertThat(r.status()).as(r.toString()).isEqualTo(201);
         assertThat(r.json().get("clips").toString()).isEqualTo("[{\"index\":0,\"name\":\"late\",\"duration\":0.75,"
                 + "\"channels\":1,\"sceneStart\":0.25,\"sceneEnd\":1.0}]");
+    }
+
+    /**
+     * {@link #DAE} with its spin keyed at 0.25 s and 1 s of scene time (0° → 90°) and a clip {@code late} from 0.25 s
+     * to 1 s: clip time {@code t} is scene time {@code 0.25 + t}, the tip at {@code 120° × t}.
+     */
+    static String lateClip() {
+        return DAE.replace("count=\"2\">0 1</float_array>", "count=\"2\">0.25 1</float_array>")
+                .replace("</library_animations>", "</library_animations><library_animation_clips><animation_clip"
+                        + " name=\"late\" start=\"0.25\" end=\"1\"><instance_animation url=\"#spin\"/>"
+                        + "</animation_clip></library_animation_clips>");
     }
 
     @Test

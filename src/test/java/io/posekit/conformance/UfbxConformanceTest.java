@@ -12,8 +12,10 @@ import io.posekit.asset.fbx.FbxSceneTimes;
 import io.posekit.clip.Clip;
 import io.posekit.export.GlbWriter;
 import io.posekit.export.PosedMeshes;
+import io.posekit.sampling.LoopMode;
 import io.posekit.sampling.MorphWeights;
 import io.posekit.sampling.Pose;
+import io.posekit.sampling.TimeBase;
 import io.posekit.skinning.MeshInstance;
 import io.posekit.skinning.PosedPrimitive;
 import java.io.IOException;
@@ -49,8 +51,9 @@ import org.junit.jupiter.api.Test;
  * the OBJ's tolerance (0.001 per coordinate unless the OBJ says {@code ufbx:tolerance}; after
  * {@code ufbx:position_scale}) of a posed vertex of the posekit mesh instance its {@code o}/{@code g} names name
  * (Blender's {@code Object_Mesh} by its object part), or of any posed vertex when none is named so. Times: ufbx and the
- * OBJ frames count scene time, posekit's clip time counts from the stack's start, so clip time = scene time − the
- * stack's {@code LocalStart} ({@link FbxSceneTimes}), held within the clip (ufbx's default constant extrapolation). A
+ * OBJ frames count scene time, posekit's clip time counts from the stack's start, so the pair's time is sampled as
+ * {@code timeBase=scene} samples it ({@link TimeBase#SCENE}: minus the clip's {@code sceneStart}, the stack's
+ * {@code LocalStart}), held within the clip ({@link LoopMode#CLAMP}, ufbx's default constant extrapolation). A
  * rest pair is the model at rest.
  *
  * <p>The pairs outside tolerance are exactly those listed with their reason in
@@ -204,8 +207,7 @@ class UfbxConformanceTest {
             if (clip == null) {
                 return new Result(p, false, "no stack named like the pair's", "anim " + p.anim());
             }
-            double start = i.stacks().starts().getOrDefault(baseName(clip.name()), 0.0);
-            local = Math.clamp(p.sceneTime() - start, 0, clip.duration());
+            local = LoopMode.CLAMP.localTime(TimeBase.SCENE.clipTime(p.sceneTime(), clip), clip.duration());
         }
         float[] matrices = Pose.evaluate(model.rig(), clip, local).modelMatrices();
         MorphWeights weights = clip == null ? null : MorphWeights.evaluate(model.meshes(), clip, local);
@@ -303,11 +305,6 @@ class UfbxConformanceTest {
             }
         }
         return model.clips().getFirst();
-    }
-
-    /** A clip's stack name (posekit adds {@code _2} … to repeated names; those keep the first stack's start). */
-    private static String baseName(String clip) {
-        return clip;
     }
 
     private static String refusalClass(ImportException e) {

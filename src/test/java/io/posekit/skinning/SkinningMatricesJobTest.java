@@ -44,6 +44,29 @@ class SkinningMatricesJobTest {
         assertThat(Arrays.copyOfRange(out, 16, 32)).containsExactly(2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 4, 0, 1, 2, 3, 1);
     }
 
+    /**
+     * A skin carried by node 0 (T(1,2,3)) bound where T(0,2,0) is: every matrix is moved by the carrier's motion since
+     * the bind, T(1,2,3)·T(0,−2,0) = T(1,0,3), on the left.
+     */
+    @Test
+    void aCarriedSkinIsMovedByItsCarriersMotionSinceTheBind() {
+        Skin plain = skin();
+        float[] bindInverse = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -2, 0, 1};
+        Skin carried = new Skin("s", plain.jointNodes(), plain.inverseBindMatrices(), 0, bindInverse);
+        float[] out = new float[32];
+        SkinningMatricesJob job = job(carried, MODEL, out);
+        assertThat(job.validate()).isTrue();
+        job.run();
+        assertThat(Arrays.copyOfRange(out, 0, 16)).containsExactly(0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 1, 4, 3, 1);
+        assertThat(Arrays.copyOfRange(out, 16, 32)).containsExactly(2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 4, 0, 2, 2, 6, 1);
+        Skin beyond = new Skin("s", plain.jointNodes(), plain.inverseBindMatrices(), 3, bindInverse);
+        assertThat(job(beyond, MODEL, new float[32]).validate()).isFalse();
+        assertThatThrownBy(job(beyond, MODEL, new float[32])::run).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("carrier is node 3 but there are 3 model matrices");
+        assertThatThrownBy(() -> new Skin("s", plain.jointNodes(), plain.inverseBindMatrices(), 0, null))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
     @Test
     void validateRejectsMissingModelMatricesAndShortOutput() {
         assertThat(job(skin(), Arrays.copyOf(MODEL, 47), new float[32]).validate()).isFalse();

@@ -16,6 +16,7 @@ import java.util.List;
  * @param normalized clip durations (for a blend, of each layer's clip)
  * @param speed multiplies the time
  * @param loop clamp (default), repeat or pingpong
+ * @param timeBase what {@code time} and {@code frame} count: {@code clip} (default) or {@code scene}
  * @param rootMotion {@code extract} answers the pose in place and the root's motion beside it (default none)
  * @param rootJoint the joint whose motion is extracted (default: the hips, found as retargeting finds them)
  * @param rootComponents what is extracted: any of horizontal, vertical, yaw, rotation (default horizontal, yaw)
@@ -33,6 +34,7 @@ public record SamplingBody(
         Double normalized,
         Double speed,
         String loop,
+        String timeBase,
         String rootMotion,
         String rootJoint,
         List<String> rootComponents,

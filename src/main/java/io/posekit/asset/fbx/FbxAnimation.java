@@ -105,8 +105,8 @@ final class FbxAnimation {
                 FbxScene.FbxObject owner = scene.object(target.parent());
                 if (owner != null && owner.subclass().equals("BlendShapeChannel")
                         && target.property().equals("DeformPercent")) {
-                    Curve curve = deformCurve(scene, curveNode, start, where + ": DeformPercent of " + owner.label(),
-                            budget, warnings);
+                    Curve curve = deformCurve(scene, curveNode, start, duration,
+                            where + ": DeformPercent of " + owner.label(), budget, warnings);
                     if (curve != null) {
                         deformCurves.putIfAbsent(owner.id(), curve);
                     }
@@ -140,7 +140,8 @@ final class FbxAnimation {
                         continue;
                     }
                     String cw = where + ": " + target.property() + " " + c.property() + " of " + owner.label();
-                    channels.curves[property][component] = FbxCurves.read(curve.node(), start, cw, budget, warnings);
+                    channels.curves[property][component] = FbxCurves.read(curve.node(), start, duration, cw, budget,
+                            warnings);
                 }
             }
         }
@@ -184,12 +185,12 @@ final class FbxAnimation {
     }
 
     /** The curve connected to a DeformPercent curve node ({@code d|DeformPercent}), or {@code null}. */
-    private static Curve deformCurve(FbxScene scene, FbxScene.FbxObject curveNode, long start, String where,
-            DecodeBudget budget, ImportWarnings warnings) {
+    private static Curve deformCurve(FbxScene scene, FbxScene.FbxObject curveNode, long start, Double end,
+            String where, DecodeBudget budget, ImportWarnings warnings) {
         for (FbxScene.Connection c : scene.childrenOf(curveNode.id())) {
             FbxScene.FbxObject curve = scene.object(c.child());
             if (c.toProperty() && curve != null && curve.type().equals("AnimationCurve")) {
-                return FbxCurves.read(curve.node(), start, where, budget, warnings);
+                return FbxCurves.read(curve.node(), start, end, where, budget, warnings);
             }
         }
         return null;

@@ -41,8 +41,9 @@ import java.util.Arrays;
  *   <li>TCB ({@code 0x200}): Kochanek–Bartels slopes from tension, continuity and bias (data floats 0–2) and the two
  *       chords at the key.</li>
  * </ul>
- * Velocity flags and pre/post extrapolation are not evaluated (before the first key the first value holds, after the
- * last the last). A curve without attribute arrays is linear.
+ * Velocity flags are not evaluated. Pre- and post-extrapolation (Maya's pre/post infinity) are unrolled into keys
+ * over the clip's range by {@link FbxExtrapolation}, as ufbx evaluates them; without a clip end the first value holds
+ * before the first key and the last after the last. A curve without attribute arrays is linear.
  */
 final class FbxCurves {
 
@@ -61,6 +62,8 @@ final class FbxCurves {
     static final int WEIGHTED_NEXT_LEFT = 0x2000000;
 
     private static final double DEFAULT_WEIGHT = 1.0 / 3;
+    /** The most keys a curve's extrapolation is unrolled into (then its end value holds, warned). */
+    static final int MAX_UNROLLED_KEYS = 1 << 16;
 
     private FbxCurves() {
     }
@@ -76,6 +79,18 @@ final class FbxCurves {
      *     budget
      */
     static Curve read(FbxNode curve, long startTicks, String where, DecodeBudget budget, ImportWarnings warnings) {
+        return read(curve, startTicks, null, where, budget, warnings);
+    }
+
+    /**
+     * Converts an {@code AnimationCurve} record of a clip that ends at {@code end}: its extrapolation, if any, is
+     * unrolled into keys up to there (and from clip time 0).
+     *
+     * @param end the clip's end, seconds of clip time, or {@code null} when unknown (no extrapolation: a warning)
+     * @see #read(FbxNode, long, String, DecodeBudget, ImportWarnings)
+     */
+    static Curve read(FbxNode curve, long startTicks, Double end, String where, DecodeBudget budget,
+            ImportWarnings warnings) {
         FbxNode timeNode = curve.child("KeyTime");
         FbxNode valueNode = curve.child("KeyValueFloat");
         if (timeNode == null || valueNode == null) {
@@ -112,21 +127,35 @@ final class FbxCurves {
             t[k] = (double) (ticks[k] - startTicks) / FbxScene.TICKS_PER_SECOND;
         }
         Attributes a = attributes(curve, n, where);
-        for (String side : new String[] {"Pre_Extrapolation", "Post_Extrapolation"}) {
-            FbxNode extrapolation = curve.child(side);
-            FbxNode type = extrapolation == null ? null : extrapolation.child("Type");
-            if (type != null && !type.properties().isEmpty() && !(type.property(0) instanceof String)
-                    && type.integer(0) != 'C') {
-                warnings.add(where + ": " + side + " type '" + (char) type.integer(0) + "' is not applied; the end value"
-                        + " holds");
-            }
-        }
+        FbxExtrapolation.Side pre = FbxExtrapolation.side(curve, "Pre-Extrapolation", where, warnings);
+        FbxExtrapolation.Side post = FbxExtrapolation.side(curve, "Post-Extrapolation", where, warnings);
         for (int i = 0; i < 4 * n; i++) {
             if (!Double.isFinite(a.data()[i]) && (i % 4 == 0 || i % 4 == 1)) {
                 throw ImportException.invalid(where + ": the tangent data of key " + i / 4 + " is not finite");
             }
         }
-        return build(t, values, a, where);
+        Built built = built(t, values, a, where);
+        if (!pre.active() && !post.active()) {
+            return built.curve();
+        }
+        if (end == null) {
+            warnings.add(where + ": its extrapolation is not applied (the clip has no LocalStop); the end values hold");
+            return built.curve();
+        }
+        Curve unrolled = FbxExtrapolation.apply(built.curve(), pre, post, built.firstSlope(), built.lastSlope(), end,
+                Math.min(MAX_UNROLLED_KEYS, budget.limits().maxKeysPerTrack()), where, warnings);
+        budget.charge(unrolled.keyCount() - (long) built.curve().keyCount(), 24, where + " extrapolated keys");
+        return unrolled;
+    }
+
+    /**
+     * A converted curve and its end tangents.
+     *
+     * @param curve the curve
+     * @param firstSlope the first key's right slope, value per second
+     * @param lastSlope the last key's left slope, value per second
+     */
+    record Built(Curve curve, double firstSlope, double lastSlope) {
     }
 
     /**
@@ -158,7 +187,8 @@ final class FbxCurves {
         int[] runFlags = flagsNode.ints(0);
         int[] refs = refsNode.ints(0);
         Object rawData = dataNode.property(0);
-        double[] runData = dataNode.doubles(0);
+        double[] printed = dataNode.doubles(0);
+        double[] runData = printedBits(rawData, printed) ? floatsOfBits(printed) : printed;
         if (runFlags.length != refs.length || runData.length != 4L * refs.length) {
             throw ImportException.invalid(where + ": KeyAttrFlags (" + runFlags.length + "), KeyAttrDataFloat ("
                     + runData.length + ") and KeyAttrRefCount (" + refs.length + ") do not describe the same attributes"
@@ -169,7 +199,7 @@ final class FbxCurves {
             if (refs[i] < 0) {
                 throw ImportException.invalid(where + ": KeyAttrRefCount[" + i + "] = " + refs[i] + " is negative");
             }
-            int bits = weightBits(rawData, runData, 4 * i + 2);
+            int bits = weightBits(rawData, printed, 4 * i + 2);
             for (int r = 0; r < refs[i] && k < n; r++, k++) {
                 flags[k] = runFlags[i];
                 System.arraycopy(runData, 4 * i, data, 4 * k, 4);
@@ -180,6 +210,34 @@ final class FbxCurves {
             throw ImportException.invalid(where + ": KeyAttrRefCount covers " + k + " of its " + n + " keys");
         }
         return new Attributes(flags, data, packed);
+    }
+
+    /**
+     * Whether ASCII data floats are printed as the integers of their bits, as Maya's ASCII writer prints them (e.g.
+     * {@code -1044230031} for the slope −24.2893, {@code 218434821} for the packed weights 1/3, 1/3): every number is
+     * an integer and one is at least 2²⁴ in magnitude, which no tangent value a writer prints as a number reaches. Other
+     * writers print the float values.
+     */
+    static boolean printedBits(Object raw, double[] printed) {
+        if (raw instanceof float[]) {
+            return false;
+        }
+        boolean large = false;
+        for (double v : printed) {
+            if (v != Math.rint(v) || Math.abs(v) > 0xFFFFFFFFL) {
+                return false;
+            }
+            large |= Math.abs(v) >= 1 << 24;
+        }
+        return large;
+    }
+
+    private static double[] floatsOfBits(double[] printed) {
+        double[] out = new double[printed.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = Float.intBitsToFloat((int) (long) printed[i]);
+        }
+        return out;
     }
 
     /**
@@ -199,6 +257,11 @@ final class FbxCurves {
 
     /** Builds the curve of keys at times {@code t} (seconds) with values {@code v} and attributes {@code a}. */
     static Curve build(double[] t, double[] v, Attributes a, String where) {
+        return built(t, v, a, where).curve();
+    }
+
+    /** {@link #build} with the end tangents. */
+    static Built built(double[] t, double[] v, Attributes a, String where) {
         int n = t.length;
         double[] slopeLeft = new double[n];
         double[] slopeRight = new double[n];
@@ -244,7 +307,8 @@ final class FbxCurves {
                 slopeLeft[k + 1] = nextLeft;
             }
         }
-        return segments(t, v, a.flags(), slopeLeft, slopeRight, weightLeft, weightRight, where);
+        return new Built(segments(t, v, a.flags(), slopeLeft, slopeRight, weightLeft, weightRight, where),
+                slopeRight[0], slopeLeft[n - 1]);
     }
 
     private static Curve segments(double[] t, double[] v, int[] flags, double[] slopeLeft, double[] slopeRight,

@@ -29,7 +29,7 @@ import java.util.Set;
  *       {@code Lcl Rotation}, {@code Lcl Scaling} with their {@code Default}s, and each channel's
  *       {@code Key: time, value, mode, …} list an {@code AnimationCurve}: mode {@code C} constant, {@code L} linear,
  *       {@code U} cubic — {@code s} and {@code b} with the right slope and the next key's left slope, {@code a}
- *       auto — followed by its weights ({@code n} none, {@code a} right and next-left, {@code r} right,
+ *       auto (time-independent and clamp-progressive, as 7.x files flag the same keys) — followed by its weights ({@code n} none, {@code a} right and next-left, {@code r} right,
  *       {@code l} next-left), {@code T} TCB with tension, continuity and bias. The key grammar is ufbx's
  *       ({@code ufbxi_read_legacy_...}) as far as 6.x writers use it.</li>
  * </ul>
@@ -121,7 +121,16 @@ final class FbxLegacy {
     }
 
     private long id(String name) {
-        return ids.computeIfAbsent(name, n -> nextId++);
+        return ids.computeIfAbsent(canonical(name), n -> nextId++);
+    }
+
+    /**
+     * An object name as ASCII files write it, {@code Model::pCube1}: binary 6.x files write {@code pCube1\0\1Model}
+     * (name, separator, class), in objects and connections alike, the scene root as {@code Scene\0\1Model}.
+     */
+    static String canonical(String name) {
+        int separator = name.indexOf("\0\1");
+        return separator < 0 ? name : name.substring(separator + 2) + "::" + name.substring(0, separator);
     }
 
     private void object(FbxNode record) {
@@ -149,7 +158,7 @@ final class FbxLegacy {
             long g = nextId++;
             objects.add(new FbxNode("Geometry", List.of(g, "Geometry::" + FbxScene.plainName(name), "Mesh"), geometry));
             connections.add(new FbxNode("C", List.of("OO", g, id), List.of()));
-            geometryOf.put(name, g);
+            geometryOf.put(canonical(name), g);
         }
         if (record.name().equals("Texture")) {
             warnings.add("FBX 6.x Texture '" + FbxScene.display(FbxScene.plainName(name)) + "': textures of FBX 6.x"
@@ -175,10 +184,10 @@ final class FbxLegacy {
             return;
         }
         long childId = id(child);
-        long parentId = parent.equals("Model::Scene") ? 0 : id(parent);
+        long parentId = canonical(parent).equals("Model::Scene") ? 0 : id(parent);
         // 6.x connects a skin to the Model; 7.x (and posekit) to its geometry
-        if (child.startsWith("Deformer::") && geometryOf.containsKey(parent)) {
-            parentId = geometryOf.get(parent);
+        if (canonical(child).startsWith("Deformer::") && geometryOf.containsKey(canonical(parent))) {
+            parentId = geometryOf.get(canonical(parent));
         }
         List<Object> props = new ArrayList<>(List.of(kind, childId, parentId));
         if (c.properties().size() > 3) {
@@ -239,7 +248,7 @@ final class FbxLegacy {
         for (FbxNode model : take.children("Model")) {
             budget.checkTime();
             if (model.properties().isEmpty() || !(model.property(0) instanceof String modelName)
-                    || !ids.containsKey(modelName)) {
+                    || !ids.containsKey(canonical(modelName))) {
                 continue;
             }
             FbxNode transform = channel(model, "Transform");
@@ -275,7 +284,7 @@ final class FbxLegacy {
                 objects.add(new FbxNode("AnimationCurveNode", List.of(curveNode, "AnimCurveNode::" + TRS[k], ""),
                         List.of(new FbxNode("Properties70", List.of(), defaults))));
                 connections.add(new FbxNode("C", List.of("OO", curveNode, layer), List.of()));
-                connections.add(new FbxNode("C", List.of("OP", curveNode, ids.get(modelName), TRS_PROPERTY[k]),
+                connections.add(new FbxNode("C", List.of("OP", curveNode, ids.get(canonical(modelName)), TRS_PROPERTY[k]),
                         List.of()));
                 for (long[] c : curves) {
                     connections.add(new FbxNode("C", List.of("OP", c[0], curveNode, "d|" + AXES[(int) c[1]]),
@@ -336,7 +345,10 @@ final class FbxLegacy {
                             d[0] = (float) number(need(tokens, i++, where), where, i);
                             d[1] = (float) number(need(tokens, i++, where), where, i);
                         }
-                        case 'a' -> f |= FbxCurves.TANGENT_AUTO;
+                        // auto keys as 7.x writes them (3ds Max's 7.5 export of a 6.1 scene's `U,a` keys flags them
+                        // time-independent and clamp-progressive): flat at the ends and between equal neighbours
+                        case 'a' -> f |= FbxCurves.TANGENT_AUTO | FbxCurves.TIME_INDEPENDENT
+                                | FbxCurves.CLAMP_PROGRESSIVE;
                         default -> throw ImportException.invalid("FBX 6.x channel " + where + ": cubic key " + times.size()
                                 + " has the unknown tangent mode '" + FbxScene.display(tangent) + "'");
                     }

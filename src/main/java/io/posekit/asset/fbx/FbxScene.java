@@ -241,6 +241,36 @@ final class FbxScene {
         return FbxExporter.of(root);
     }
 
+    /**
+     * Whether Maya wrote the document: its {@code SceneInfo} (in the {@code FBXHeaderExtension}, or among the
+     * {@code Objects} in FBX 6.x) names Maya as the {@code Original|ApplicationName} ({@code Properties70 P} or
+     * {@code Properties60 Property}).
+     */
+    boolean writtenByMaya() {
+        FbxNode header = root.child("FBXHeaderExtension");
+        FbxNode objects = root.child("Objects");
+        FbxNode info = header == null ? null : header.child("SceneInfo");
+        if (info == null) {
+            info = objects == null ? null : objects.child("SceneInfo"); // FBX 6.x keeps it among the objects
+        }
+        if (info == null) {
+            return false;
+        }
+        for (FbxNode properties : info.children()) {
+            if (!properties.name().equals("Properties70") && !properties.name().equals("Properties60")) {
+                continue;
+            }
+            for (FbxNode p : properties.children()) {
+                List<Object> values = p.properties();
+                if (values.size() >= 2 && "Original|ApplicationName".equals(values.getFirst())
+                        && values.getLast() instanceof String name) {
+                    return name.equals("Maya") || name.startsWith("Maya ");
+                }
+            }
+        }
+        return false;
+    }
+
     /** The top-level record called {@code name} (e.g. {@code GlobalSettings}), or {@code null}. */
     FbxNode topLevel(String name) {
         return root.child(name);

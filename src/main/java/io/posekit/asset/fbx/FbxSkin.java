@@ -113,6 +113,7 @@ final class FbxSkin {
         double[] meshRest = nodes.restWorld(meshNode);
         double[] meshBindPose = bindPoses.get(nodes.model(meshNode).id());
         double worstMeshBind = 0;
+        double[] clusterMeshBind = null;
         String worstCluster = null;
         String linkMode = null;
         int missingBone = 0;
@@ -138,6 +139,9 @@ final class FbxSkin {
             if (transform != null) {
                 ibm = transform;
                 double[] meshBind = FbxTransform.times(link, transform);
+                if (clusterMeshBind == null) {
+                    clusterMeshBind = meshBind;
+                }
                 double d = difference(meshBind, meshRest);
                 if (d > worstMeshBind) {
                     worstMeshBind = d;
@@ -201,8 +205,26 @@ final class FbxSkin {
                     + nodes.model(meshNode).label() + " (relative " + (float) worstMeshBind + "); the clusters' bind is"
                     + " used, as FBX defines it");
         }
-        return influences(mesh, where, joints, inverseBinds, indexLists, weightLists, meshNode, linkMode, skin, budget,
-                warnings);
+        Skinned skinned = influences(mesh, where, joints, inverseBinds, indexLists, weightLists, meshNode, linkMode,
+                skin, budget, warnings);
+        if (!scene.writtenByMaya()) {
+            return skinned;
+        }
+        // Maya shows a skinned mesh moved by its node's motion since the bind (ufbx's tests check Maya's own OBJ
+        // exports so: `ufbx:transform_skin`, geometry_to_world · bind_pose⁻¹)
+        double[] meshBind = meshBindPose != null ? meshBindPose : clusterMeshBind != null ? clusterMeshBind : meshRest;
+        double[] inverse = FbxTransform.invertAffine(meshBind);
+        if (inverse == null) {
+            warnings.add(where + ": the mesh's bind matrix is singular; its node's motion since the bind is not carried");
+            return skinned;
+        }
+        float[] carrierBind = new float[16];
+        for (int i = 0; i < 16; i++) {
+            carrierBind[i] = (float) inverse[i];
+        }
+        ImportScene.Skin s = skinned.skin();
+        return new Skinned(new ImportScene.Skin(s.name(), s.joints(), s.inverseBindMatrices(), meshNode, carrierBind),
+                skinned.primitive());
     }
 
     private static Skinned influences(FbxGeometry.Mesh mesh, String where, List<Integer> joints,

@@ -120,16 +120,49 @@ class FbxLegacyTest {
             assertThat(c.duration()).isEqualTo(1.0);
         });
         // X linear 1 → 3; Y cubic 2 → 4, a flat user slope leaving key 0 and an auto one into key 1 (the last key's
-        // one chord, 2 per second)
+        // auto slope, flat: 6.x auto keys are clamp-progressive as 7.x writes them)
         float[] at0 = Pose.evaluate(model.rig(), model.clips().getFirst(), 0).local().translations();
         float[] atHalf = Pose.evaluate(model.rig(), model.clips().getFirst(), 0.5).local().translations();
         int bone = model.rig().indexOf("Bone");
         assertThat(at0[3 * bone]).isEqualTo(1f);
         assertThat(at0[3 * bone + 1]).isEqualTo(2f);
         assertThat(atHalf[3 * bone]).isCloseTo(2f, within(1e-6f));
-        // Hermite with p0 = 2, p1 = 4, m0 = 0, m1 = 2 (per second, Δ = 1): h00·2 + h01·4 + h11·2 at ½ = 1 + 2 − 0.25
-        assertThat(atHalf[3 * bone + 1]).isCloseTo(2.75f, within(1e-5f));
+        // Hermite with p0 = 2, p1 = 4, m0 = m1 = 0 (Δ = 1): h00·2 + h01·4 at ½ = 1 + 2
+        assertThat(atHalf[3 * bone + 1]).isCloseTo(3f, within(1e-5f));
         assertThat(atHalf[3 * bone + 2]).isEqualTo(3f);
+    }
+
+    /**
+     * Binary 6.x files name objects {@code Bone\0\1Model} where ASCII writes {@code Model::Bone}, in objects,
+     * connections, pose nodes and takes alike, the root as {@code Scene\0\1Model} (ufbx's
+     * {@code maya_transformed_skin_6100_binary}): the same scene as the ASCII one, skin and take included.
+     */
+    @Test
+    void binaryFbx6NamesAreTheAsciiNames() {
+        FbxNode ascii = FbxReader.read(MAX_2009_61.getBytes(StandardCharsets.UTF_8), ImportLimits.DEFAULT,
+                ImportLimits.DEFAULT.newBudget()).root();
+        byte[] binary = FbxBinaryWriter.write(binaryNames(ascii), 6100);
+        SourceFile f = new SourceFile("max2009.fbx", binary);
+        ImportScene s = new FbxImporter().read(f, new SourceFiles(List.of(f)), ImportLimits.DEFAULT);
+        assertThat(s.nodes()).extracting(ImportScene.Node::name).containsExactly("Bone", "Quad");
+        assertThat(s.skins()).singleElement().satisfies(k -> assertThat(k.joints()).containsExactly(0));
+        assertThat(s.warnings()).noneMatch(w -> w.contains("connection") || w.contains("made roots"));
+        Model model = ModelBuilder.build(AssetFormat.FBX, s);
+        float[] atHalf = Pose.evaluate(model.rig(), model.clips().getFirst(), 0.5).local().translations();
+        assertThat(atHalf[3 * model.rig().indexOf("Bone")]).isCloseTo(2f, within(1e-6f));
+        assertThat(FbxLegacy.canonical("Scene\0\1Model")).isEqualTo("Model::Scene");
+        assertThat(FbxLegacy.canonical("Model::Bone")).isEqualTo("Model::Bone");
+    }
+
+    /** {@code node} with every {@code Class::name} string property written as binary files write it. */
+    private static FbxNode binaryNames(FbxNode node) {
+        List<Object> properties = new java.util.ArrayList<>();
+        for (Object p : node.properties()) {
+            int colons = p instanceof String text ? text.indexOf("::") : -1;
+            properties.add(colons > 0 ? ((String) p).substring(colons + 2) + "\0\1" + ((String) p).substring(0, colons)
+                    : p);
+        }
+        return new FbxNode(node.name(), properties, node.children().stream().map(FbxLegacyTest::binaryNames).toList());
     }
 
     @Test

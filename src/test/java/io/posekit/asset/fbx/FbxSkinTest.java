@@ -64,9 +64,15 @@ class FbxSkinTest {
      * weighted by all six bones (1/6 each), the others by bone 0 alone (weight 1) unless {@code weights} says otherwise.
      */
     private static FbxSceneFixture scene(boolean weightPoint3) {
+        return scene(weightPoint3, 0);
+    }
+
+    /** {@link #scene(boolean)} with the mesh node moved {@code meshX} along X after the bind. */
+    private static FbxSceneFixture scene(boolean weightPoint3, double meshX) {
         FbxSceneFixture f = new FbxSceneFixture()
                 .geometry(10, "body", POINTS, new int[] {0, 1, ~2, 1, 3, ~2})
-                .model(1, "mesh", "Mesh", vec("Lcl Translation", 0, 0, 5), vec("Lcl Scaling", 2, 2, 2)).oo(1, 0).oo(10, 1)
+                .model(1, "mesh", "Mesh", vec("Lcl Translation", meshX, 0, 5), vec("Lcl Scaling", 2, 2, 2)).oo(1, 0)
+                .oo(10, 1)
                 .model(2, "armature", "Null").oo(2, 0)
                 .object("Deformer", 100, "Armature", "Skin").oo(100, 10);
         for (int i = 0; i < BONES; i++) {
@@ -120,6 +126,41 @@ class FbxSkinTest {
         // and the builder accepts it
         Model model = scene(true).build();
         assertThat(model.skins().getFirst().jointCount()).isEqualTo(BONES);
+    }
+
+    /** The header record of a file whose {@code SceneInfo} names {@code application} as the original application. */
+    private static FbxNode writtenBy(String application) {
+        return new FbxNode("FBXHeaderExtension", List.of(), List.of(new FbxNode("SceneInfo",
+                List.of("GlobalInfo\0\1SceneInfo", "UserData"), List.of(new FbxNode("Properties70", List.of(),
+                        List.of(leaf("P", "Original|ApplicationName", "KString", "", "", application)))))));
+    }
+
+    /**
+     * Maya shows a skinned mesh whose node moved after the bind moved by that motion (ufbx's tests check Maya's OBJ so,
+     * {@code maya_transformed_skin}): the mesh node here sits 3 along X from where the clusters bound it, so every
+     * skinning matrix at rest is T(3,0,0) · the mesh's bind world; a file from another tool keeps glTF's rule (the mesh
+     * node plays no part).
+     */
+    @Test
+    void mayaSkinsCarryTheirMeshNodesMotionSinceTheBind() {
+        double[] moved = FbxTransform.times(FbxTransform.translation(new double[] {3, 0, 0}), MESH_WORLD);
+        Model maya = scene(true, 3).top(writtenBy("Maya")).build();
+        assertThat(maya.skins().getFirst().carrier()).isEqualTo(maya.meshes().getFirst().node());
+        Model max = scene(true, 3).top(writtenBy("3ds Max")).build();
+        assertThat(max.skins().getFirst().carrier()).isEqualTo(-1);
+        for (int i = 0; i < BONES; i++) {
+            assertMatrix(toDouble(skinning(maya), 16 * i), moved, 1e-5);
+            assertMatrix(toDouble(skinning(max), 16 * i), MESH_WORLD, 1e-5);
+        }
+        // not moved since the bind: the same as without carrying
+        Model still = scene(true, 0).top(writtenBy("Maya")).build();
+        assertMatrix(toDouble(skinning(still), 0), MESH_WORLD, 1e-5);
+    }
+
+    /** The rest pose's skinning matrices of the model's first skin. */
+    private static float[] skinning(Model model) {
+        return io.posekit.skinning.MeshPoser.skinningMatrices(model.skins().getFirst(),
+                io.posekit.sampling.Pose.evaluate(model.rig(), null, 0).modelMatrices());
     }
 
     @Test
