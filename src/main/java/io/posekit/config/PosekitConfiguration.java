@@ -56,7 +56,7 @@ public class PosekitConfiguration {
     @Bean(destroyMethod = "close")
     ParsingPool parsingPool(PosekitProperties properties, MeterRegistry meters) {
         return new ParsingPool(ParsingPool.threadsFor(properties.parsing().threads()), properties.parsing().queue(),
-                properties.limits().parseTime(), meters);
+                properties.limits().parseTime(), properties.parsing().nice(), meters);
     }
 
     /** The render threads ({@code posekit.render.*}). */

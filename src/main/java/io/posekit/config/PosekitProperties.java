@@ -158,13 +158,16 @@ public record PosekitProperties(@DefaultValue Cache cache, @DefaultValue Store s
      * @param threads Imports that may run at once (uploads and re-parses after cache eviction); 0 = one per core.
      * @param queue Imports that may wait for a thread, uploads and re-parses each (re-parses go first); beyond it
      *     the request is answered 503 with Retry-After.
+     * @param nice The parsing threads' nice value on Linux (0: the process's; up to 19: lower CPU priority), so that on
+     *     a busy core reads are answered before parses take their share.
      */
     public record Parsing(@DefaultValue("0") int threads,
-            @DefaultValue("16") int queue) {
+            @DefaultValue("16") int queue, @DefaultValue("10") int nice) {
 
         public Parsing {
             require(threads >= 0, "posekit.parsing.threads must not be negative");
             require(queue >= 0, "posekit.parsing.queue must not be negative");
+            require(nice >= 0 && nice <= 19, "posekit.parsing.nice must be 0 to 19");
         }
     }
 

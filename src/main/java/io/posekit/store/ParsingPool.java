@@ -79,8 +79,18 @@ public final class ParsingPool implements AutoCloseable {
      * @param meters where metrics go
      */
     public ParsingPool(int threads, int queueCapacity, Duration parseTime, MeterRegistry meters) {
-        if (threads < 1 || queueCapacity < 0 || parseTime.isNegative() || parseTime.isZero()) {
-            throw new IllegalArgumentException("a parsing pool needs a thread, no negative queue and a positive parse time");
+        this(threads, queueCapacity, parseTime, 0, meters);
+    }
+
+    /**
+     * A pool whose threads run at nice value {@code nice} (0: as the process; 1–19: lower, so that reads are answered
+     * first on a busy core — see {@link ThreadNiceness}).
+     */
+    public ParsingPool(int threads, int queueCapacity, Duration parseTime, int nice, MeterRegistry meters) {
+        if (threads < 1 || queueCapacity < 0 || parseTime.isNegative() || parseTime.isZero() || nice < 0
+                || nice > 19) {
+            throw new IllegalArgumentException("a parsing pool needs a thread, no negative queue, a positive parse time"
+                    + " and a nice value of 0 to 19");
         }
         this.threads = threads;
         this.queueCapacity = queueCapacity;
@@ -88,7 +98,11 @@ public final class ParsingPool implements AutoCloseable {
         this.retryAfter = Duration.ofSeconds(Math.max(1, (parseTime.toMillis() + 999) / 1000));
         AtomicInteger n = new AtomicInteger();
         ThreadFactory factory = r -> {
-            Thread t = new Thread(r, "posekit-parse-" + n.incrementAndGet());
+            Runnable work = nice == 0 ? r : () -> {
+                ThreadNiceness.lowerCurrentThread(nice);
+                r.run();
+            };
+            Thread t = new Thread(work, "posekit-parse-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
         };
