@@ -1,6 +1,11 @@
 package io.posekit.asset.ktx2;
 
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Objects;
+import javax.imageio.ImageIO;
 
 /**
  * A decoded image: {@code width × height} pixels, 4 bytes each (red, green, blue, alpha, 0..255, the texture's own
@@ -35,5 +40,25 @@ public record RgbaImage(int width, int height, byte[] rgba, boolean hasAlpha) {
             out[i] = (rgba[p + 3] & 0xFF) << 24 | (rgba[p] & 0xFF) << 16 | (rgba[p + 1] & 0xFF) << 8 | (rgba[p + 2] & 0xFF);
         }
         return out;
+    }
+
+    /**
+     * The image as a PNG file (8-bit RGBA when it has alpha, else RGB), written by ImageIO's PNG writer: lossless,
+     * so a PNG reader gets these pixels back. Allocates a {@code BufferedImage} of {@code width × height} ints and the
+     * file: callers charge that to their budget first.
+     */
+    public byte[] png() {
+        BufferedImage image = new BufferedImage(width, height,
+                hasAlpha ? BufferedImage.TYPE_INT_ARGB : BufferedImage.TYPE_INT_RGB);
+        image.setRGB(0, 0, width, height, argb(), 0, width);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            if (!ImageIO.write(image, "png", out)) {
+                throw new IllegalStateException("no PNG writer is installed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
     }
 }
