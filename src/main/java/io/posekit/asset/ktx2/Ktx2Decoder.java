@@ -2,16 +2,18 @@ package io.posekit.asset.ktx2;
 
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
+import io.airlift.compress.v3.zstd.ZstdJavaDecompressor;
 
 /**
  * Decodes the base level of a KTX 2.0 texture (the container of glTF's {@code KHR_texture_basisu}) to RGBA8: reads
  * the header, the level index and the data format descriptor, skips every mipmap but the largest, and transcodes
- * Basis Universal ETC1S (BasisLZ supercompression) to pixels; of an array or cube map, layer 0 face 0. Every offset
- * and length is checked against the file before it is used, and the decoded pixels are charged to the import's
- * {@link DecodeBudget} before they are allocated.
+ * Basis Universal ETC1S (BasisLZ supercompression) and UASTC 4×4 (no supercompression or Zstandard, inflated by
+ * Airlift's pure-Java decoder) to pixels; of an array or cube map, layer 0 face 0. Every offset and length is checked
+ * against the file before it is used, and the decoded pixels (and a Zstandard level's inflated size) are charged to the
+ * import's {@link DecodeBudget} before they are allocated.
  *
- * <p>Not decoded (an {@link ImportException.Kind#UNSUPPORTED} exception naming it): UASTC (scheme none or Zstandard),
- * ETC1S video P-frames, and any other Vulkan format. Stateless; thread-safe.
+ * <p>Not decoded (an {@link ImportException.Kind#UNSUPPORTED} exception naming it): ETC1S video P-frames, ZLIB
+ * supercompression, UASTC HDR, and any other Vulkan format. Stateless; thread-safe.
  */
 public final class Ktx2Decoder {
 
@@ -24,6 +26,7 @@ public final class Ktx2Decoder {
     private static final int LEVEL_BYTES = 24;
     private static final int MAX_LEVELS = 32;
     private static final int MAX_LAYERS = 2048;
+    private static final int SCHEME_NONE = 0;
     private static final int SCHEME_BASISLZ = 1;
     private static final int SCHEME_ZSTD = 2;
     private static final int SCHEME_ZLIB = 3;
@@ -110,11 +113,14 @@ public final class Ktx2Decoder {
             throw ImportException.unsupported(where + ": KTX2 Vulkan format " + vkFormat
                     + " (posekit transcodes Basis Universal textures, format 0)");
         }
-        if (colorModel == MODEL_UASTC) {
-            throw ImportException.unsupported(where + ": a UASTC KTX2 texture"
-                    + (scheme == SCHEME_ZSTD ? " (Zstandard)" : "") + "; posekit transcodes ETC1S (BasisLZ)");
+        int w = (int) width;
+        int h = (int) height;
+        if (colorModel == MODEL_UASTC && (scheme == SCHEME_NONE || scheme == SCHEME_ZSTD)) {
+            budget.charge((long) w * h, 4, where + " decoded KTX2 pixels");
+            return uastc(file, (int) levelOffset, (int) levelLength, u64(file, HEADER_BYTES + 16, where),
+                    scheme == SCHEME_ZSTD, w, h, uastcAlpha(file, (int) dfdOffset, (int) dfdLength), budget, where);
         }
-        if (scheme == SCHEME_ZSTD || scheme == SCHEME_ZLIB) {
+        if (scheme == SCHEME_ZSTD || scheme == SCHEME_ZLIB || colorModel == MODEL_UASTC) {
             throw ImportException.unsupported(where + ": KTX2 supercompression scheme " + scheme + " for colour model "
                     + colorModel);
         }
@@ -122,8 +128,6 @@ public final class Ktx2Decoder {
             throw ImportException.unsupported(where + ": KTX2 supercompression scheme " + scheme + " with colour model "
                     + colorModel + " (posekit transcodes ETC1S with BasisLZ, scheme 1 model 163)");
         }
-        int w = (int) width;
-        int h = (int) height;
         budget.charge((long) w * h, 4, where + " decoded KTX2 pixels");
         return etc1s(file, (int) sgdOffset, (int) sgdLength, (int) levelOffset, (int) levelLength, w, h,
                 levels * Math.max(1L, layers) * faces, budget, where);
@@ -173,6 +177,48 @@ public final class Ktx2Decoder {
                     where + ": ETC1S alpha slice");
         }
         return new RgbaImage(w, h, rgba, alpha);
+    }
+
+    private static RgbaImage uastc(byte[] file, int level, int levelLength, long uncompressedLength, boolean zstd,
+            int w, int h, boolean alpha, DecodeBudget budget, String where) {
+        long imageBytes = (long) ((w + 3) / 4) * ((h + 3) / 4) * UastcBlocks.BLOCK_BYTES;
+        byte[] blocks = file;
+        int offset = level;
+        if (zstd) {
+            if (uncompressedLength < imageBytes || uncompressedLength > Integer.MAX_VALUE - 16) {
+                throw ImportException.invalid(where + ": KTX2 level 0 inflates to " + uncompressedLength
+                        + " bytes, but a " + w + "×" + h + " UASTC image needs " + imageBytes);
+            }
+            budget.charge(uncompressedLength, 1, where + " Zstandard-inflated KTX2 level 0");
+            blocks = new byte[(int) uncompressedLength];
+            offset = 0;
+            int n;
+            try {
+                n = new ZstdJavaDecompressor().decompress(file, level, levelLength, blocks, 0, blocks.length);
+            } catch (RuntimeException e) {
+                throw ImportException.invalid(where + ": KTX2 level 0 is not valid Zstandard data ("
+                        + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")");
+            }
+            if (n < imageBytes) {
+                throw ImportException.invalid(where + ": KTX2 level 0 inflates to " + n + " bytes, but a " + w + "×" + h
+                        + " UASTC image needs " + imageBytes);
+            }
+        } else if (levelLength < imageBytes) {
+            throw ImportException.invalid(where + ": KTX2 level 0 has " + levelLength + " bytes, but a " + w + "×" + h
+                    + " UASTC image needs " + imageBytes);
+        }
+        byte[] rgba = new byte[w * h * 4];
+        UastcBlocks.decode(blocks, offset, w, h, rgba, budget, where + ": UASTC level 0");
+        return new RgbaImage(w, h, rgba, alpha);
+    }
+
+    /** Whether a UASTC texture's data format descriptor says it carries alpha (channel RGBA or RRRG). */
+    private static boolean uastcAlpha(byte[] file, int dfd, int dfdLength) {
+        if (dfdLength < 32) {
+            return false;
+        }
+        int channel = file[dfd + 28 + 3] & 0x0F;
+        return channel == 3 || channel == 5;
     }
 
     private static void within(byte[] file, long offset, long length, String what, String where) {

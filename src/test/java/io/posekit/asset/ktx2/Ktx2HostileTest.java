@@ -99,23 +99,65 @@ class Ktx2HostileTest {
     }
 
     @Test
-    void uastcAndOtherFormatsAreUnsupported() {
-        ImportException uastc = failure(header(4, 4, 2, 166, 200));
-        assertThat(uastc.kind()).isEqualTo(ImportException.Kind.UNSUPPORTED);
-        assertThat(uastc.getMessage())
-                .isEqualTo("t.ktx2: a UASTC KTX2 texture (Zstandard); posekit transcodes ETC1S (BasisLZ)");
+    void otherFormatsAreUnsupported() {
+        ImportException zlib = failure(header(4, 4, 3, 166, 200));
+        assertThat(zlib.kind()).isEqualTo(ImportException.Kind.UNSUPPORTED);
+        assertThat(zlib.getMessage()).isEqualTo("t.ktx2: KTX2 supercompression scheme 3 for colour model 166");
         byte[] vk = header(4, 4, 0, 163, 200);
         ByteBuffer.wrap(vk).order(ByteOrder.LITTLE_ENDIAN).putInt(12, 37); // VK_FORMAT_R8G8B8A8_UNORM
         assertThat(failure(vk).getMessage())
                 .isEqualTo("t.ktx2: KTX2 Vulkan format 37 (posekit transcodes Basis Universal textures, format 0)");
     }
 
-    /** Every truncation and many random corruptions of a real ETC1S file: an image or an ImportException. */
+    @Test
+    void uastcLevelsShorterThanTheirBlocksAreInvalid() {
+        // 8×8 pixels are 4 blocks, 64 bytes; the level holds 52
+        assertThat(failure(header(8, 8, 0, 166, 200)).getMessage())
+                .isEqualTo("t.ktx2: KTX2 level 0 has 52 bytes, but a 8×8 UASTC image needs 64");
+        byte[] zstd = header(8, 8, 2, 166, 200);
+        ByteBuffer.wrap(zstd).order(ByteOrder.LITTLE_ENDIAN).putLong(96, 64);
+        assertThat(failure(zstd).getMessage()).startsWith("t.ktx2: KTX2 level 0 is not valid Zstandard data (");
+        ByteBuffer.wrap(zstd).order(ByteOrder.LITTLE_ENDIAN).putLong(96, 1L << 40);
+        assertThat(failure(zstd).getMessage())
+                .isEqualTo("t.ktx2: KTX2 level 0 inflates to 1099511627776 bytes, but a 8×8 UASTC image needs 64");
+    }
+
+    @Test
+    void aUastcBlockOfTheReservedModeIsInvalid() {
+        byte[] file = header(4, 4, 0, 166, 164);
+        file[148] = 0x45; // mode prefix 1000101
+        assertThat(failure(file).getMessage())
+                .isEqualTo("t.ktx2: UASTC level 0: UASTC block (0, 0) uses the reserved mode");
+        file[148] = 0x48; // prefix 1001000 is mode 11 (RGBA, two planes); with every other bit 0, all endpoints are 0
+        assertThat(Ktx2Decoder.decode(file, "t.ktx2", BIG).rgba()).containsOnly(0);
+    }
+
+    @Test
+    void aUastcSolidBlockIsItsColour() {
+        byte[] file = header(3, 2, 0, 166, 164);
+        // mode 8: prefix 10111 (5 bits), then red, green, blue, alpha (8 bits each)
+        long bits = 0x17 | 200L << 5 | 100L << 13 | 50L << 21 | 128L << 29;
+        ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN).putLong(148, bits);
+        RgbaImage image = Ktx2Decoder.decode(file, "t.ktx2", BIG);
+        assertThat(image.width()).isEqualTo(3);
+        for (int y = 0; y < 2; y++) {
+            for (int x = 0; x < 3; x++) {
+                assertThat(image.argb(x, y)).isEqualTo(0x80C86432);
+            }
+        }
+    }
+
+    /** Every truncation and many random corruptions of real ETC1S and UASTC files: an image or an ImportException. */
     @Test
     void truncatedAndCorruptedRealFilesFailCleanly() throws IOException {
-        Path file = Ktx2GoldenTest.dir().resolve("textures/noise-etc1s-mips.ktx2");
-        assumeTrue(Files.isRegularFile(file), file + " is absent (run tools/ktx2-golden/run.sh)");
-        byte[] good = Files.readAllBytes(file);
+        for (String name : new String[] {"noise-etc1s-mips.ktx2", "noise-uastc-zstd.ktx2"}) {
+            Path file = Ktx2GoldenTest.dir().resolve("textures/" + name);
+            assumeTrue(Files.isRegularFile(file), file + " is absent (run tools/ktx2-golden/run.sh)");
+            truncatedAndCorrupted(Files.readAllBytes(file));
+        }
+    }
+
+    private static void truncatedAndCorrupted(byte[] good) {
         assertThat(Ktx2Decoder.decode(good, "t.ktx2", BIG).width()).isEqualTo(96);
         for (int len = 0; len < good.length; len++) {
             byte[] cut = java.util.Arrays.copyOf(good, len);
