@@ -3,6 +3,7 @@
 # fresh process takes to answer and to be ready, then how fast it serves the pinned Fox matrices JSON load in the
 # windows after it said it was ready (the warm-up curve), beside the warm benchmark (load/compare-peer.sh).
 #   load/cold-start.sh          (needs a built posekit jar, wrk, node + npm, python3, curl, taskset)
+#   load/cold-start.sh --kubernetes   two replicas behind nginx, one restarted under load (load/lib/restart-under-load.sh)
 #
 # For each service (posekit, then the peer), RUNS times:
 #  1. starts it fresh under `taskset -c SERVICE_CPUS` (every thread inherits the affinity) — the jar with java, or
@@ -31,6 +32,8 @@
 #   RESULTS (/tmp/posekit-cold-start.json)  KEEP_WORK (0)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# --kubernetes: a replica restarted under load behind nginx instead (load/lib/restart-under-load.sh says how)
+if [ "${1:-}" = --kubernetes ]; then exec load/lib/restart-under-load.sh; fi
 SHARED=${SHARED:-../shared}; JAR=${JAR:-target/aot/posekit.jar}; AOT=${AOT:-auto}
 JAVA_OPTS=${JAVA_OPTS:--Xmx1g}; SPRING_AOT=${SPRING_AOT--Dspring.aot.enabled=true}; JVM_MODULES=${JVM_MODULES:-}
 JAVA=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java

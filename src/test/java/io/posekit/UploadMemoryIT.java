@@ -96,6 +96,101 @@ class UploadMemoryIT {
         }
     }
 
+    /**
+     * A GLB of 1 GB (a small skinned mesh and a gigabyte nobody reads, as an extension's data) on a 256 MB heap: taken,
+     * sampled, and read again from the store after a restart, because the GLB is mapped, never read whole.
+     */
+    @Test
+    void aGigabyteGlbIsTakenAndReadAgainOnASmallHeap() throws Exception {
+        Path jar = Path.of(System.getProperty("posekit.it.jar", "target/posekit.jar")).toAbsolutePath();
+        Files.createDirectories(LOGS);
+        Path store = Files.createTempDirectory(LOGS.toAbsolutePath(), "store-gb-");
+        // C2 as deployed: the content is hashed on the CPU's SHA instructions (C1 has no such intrinsic, and hashing
+        // the gigabyte again when the restarted process first reads it would take longer than a request may)
+        List<String> jvm = List.of("-Xmx256m", "-XX:+ExitOnOutOfMemoryError");
+        String[] args = {"--posekit.cache.max-bytes=48MB", "--posekit.upload.max-bytes=1100MB"};
+        long payload = 1L << 30;
+        io.posekit.asset.gltf.GltfBuilder builder = GeneratedAssets.skinnedMeshBuilder(3000, 11);
+        int at = builder.appendBytes(0, new byte[0]); // the end of the mesh's data, 4-aligned
+        builder.addBufferView(0, at, (int) payload, null);
+        builder.set("buffers", 0, "byteLength", at + payload);
+        byte[] head = builder.toGlb(); // its BIN chunk holds the mesh only: the header and chunk lengths made whole
+        java.nio.ByteBuffer le = java.nio.ByteBuffer.wrap(head).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        int binChunk = 20 + le.getInt(12);
+        le.putInt(8, (int) (head.length + payload));
+        le.putInt(binChunk, (int) (le.getInt(binChunk) + payload));
+        long length = head.length + payload;
+        Path log = LOGS.resolve("service-gb.log");
+        ServiceProcess service = ServiceProcess.start(jar, store, log, jvm, args);
+        String id;
+        try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
+            long start = System.nanoTime();
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(upload(service.port, "gigabyte.glb"))
+                    .header("Content-Type", "application/octet-stream")
+                    .POST(HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofInputStream(() ->
+                            new SequenceInputStream(new ByteArrayInputStream(head), zeros(payload))), length))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            System.out.printf("a %d-byte GLB under -Xmx256m: %d in %.1f s%n", length, r.statusCode(),
+                    (System.nanoTime() - start) / 1e9);
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+            id = r.body().replaceAll("(?s).*\"id\":\"([0-9a-f]{64})\".*", "$1");
+            assertThat(matrices(http, service.port, id)).isEqualTo(200);
+        } finally {
+            service.killHard();
+        }
+        assertThat(Files.readString(log)).doesNotContain("OutOfMemoryError");
+        // read again from the store (mapped) by a fresh process
+        ServiceProcess again = ServiceProcess.start(jar, store, LOGS.resolve("service-gb-again.log"), jvm, args);
+        try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
+            assertThat(matrices(http, again.port, id)).isEqualTo(200);
+        } finally {
+            again.killHard();
+        }
+        assertThat(Files.readString(LOGS.resolve("service-gb-again.log"))).doesNotContain("OutOfMemoryError");
+    }
+
+    /**
+     * The status of a skinning-matrices request, asked again after each {@code 503} with {@code Retry-After} (as a
+     * client does while a first read of the asset — hashing its gigabyte against its id — outlasts a request) for up
+     * to a minute.
+     */
+    private static int matrices(HttpClient http, int port, String id) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
+                    + "/api/v1/assets/" + id + "/skins/0/matrices?clip=Bend&time=0.5")).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 503 || r.headers().firstValue("Retry-After").isEmpty()
+                    || System.nanoTime() > deadline) {
+                return r.statusCode();
+            }
+            Thread.sleep(1000);
+        }
+    }
+
+    /** {@code length} zero bytes, made as they are read. */
+    private static InputStream zeros(long length) {
+        return new InputStream() {
+            private long left = length;
+
+            @Override
+            public int read() {
+                return left-- > 0 ? 0 : -1;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                if (left <= 0) {
+                    return -1;
+                }
+                int n = (int) Math.min(len, left);
+                java.util.Arrays.fill(b, off, off + n, (byte) 0);
+                left -= n;
+                return n;
+            }
+        };
+    }
+
     /** What uploads in progress leave in the store directory: spools and staged copies. */
     private static List<String> leftovers(Path store) throws IOException {
         try (var entries = Files.list(store)) {

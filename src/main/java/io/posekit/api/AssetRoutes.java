@@ -11,6 +11,7 @@ import io.posekit.api.http.Negotiation;
 import io.posekit.api.http.Reply;
 import io.posekit.api.http.Router;
 import io.posekit.api.http.UploadReader;
+import io.posekit.asset.AssetImporters;
 import io.posekit.api.security.Scope;
 import io.posekit.config.PosekitProperties;
 import io.posekit.store.AssetRepository;
@@ -53,7 +54,18 @@ class AssetRoutes implements ApiRoutes {
     AssetRoutes(AssetRepository assets, ParsingPool parsing, PosekitProperties properties, JsonBodies json) {
         this.assets = assets;
         this.parsing = parsing;
-        this.uploads = new UploadReader(properties.upload().maxBytes().toBytes());
+        AssetImporters importers = assets.importers();
+        this.uploads = new UploadReader(properties.upload().maxBytes().toBytes(), new UploadReader.ParseMemory() {
+            @Override
+            public long held(java.util.List<io.posekit.asset.SourceFile> files) {
+                return importers.heldBytes(files);
+            }
+
+            @Override
+            public long heldAtLeast(String name, long declared) {
+                return name == null ? 0 : importers.heldAtLeast(name, declared);
+            }
+        });
         this.json = json;
         this.summaries = new Summaries(json);
     }

@@ -20,4 +20,16 @@ public interface AssetImporter {
      * @throws ImportException when the file is invalid, unsupported or too large
      */
     ImportScene read(SourceFile main, SourceFiles upload, ImportLimits limits);
+
+    /**
+     * The bytes of an upload's files that {@link #read} holds in memory whole while it runs (the rest it reads in place,
+     * from a file mapped into memory), so a server can reserve that much memory before the import starts. The
+     * importer's own structures are not counted: the {@link DecodeBudget} bounds those.
+     *
+     * @param main the model file, as for {@link #read}
+     * @param upload every file of the upload, {@code main} included
+     */
+    default long heldBytes(SourceFile main, java.util.List<SourceFile> upload) {
+        return upload.stream().mapToLong(SourceFile::size).sum();
+    }
 }

@@ -116,6 +116,40 @@ public final class AssetImporters {
         }
     }
 
+    /**
+     * The bytes of these uploaded files that {@link #importUpload} will hold in memory whole
+     * ({@link AssetImporter#heldBytes}), told from the names and at most a few header bytes: all of them for a zip (its
+     * entries are inflated into memory) or when the names alone do not tell the model file.
+     */
+    public long heldBytes(List<SourceFile> uploaded) {
+        long all = uploaded.stream().mapToLong(SourceFile::size).sum();
+        if (uploaded.stream().anyMatch(AssetImporters::isZip)) {
+            return all;
+        }
+        String mainName;
+        try {
+            mainName = findMainName(uploaded.stream().map(SourceFile::name).toList());
+        } catch (ImportException e) {
+            return all; // the parse reports it, holding nothing
+        }
+        AssetImporter importer = AssetFormat.byFileName(mainName).map(importers::get).orElse(null);
+        SourceFile main = uploaded.stream().filter(f -> f.name().equals(mainName)).findFirst().orElse(null);
+        return importer == null || main == null ? all : importer.heldBytes(main, uploaded);
+    }
+
+    /**
+     * The least of a one-file upload named {@code name} and {@code size} bytes long that {@link #importUpload} certainly
+     * holds in memory whole, told from the name alone: none for a GLB (mapped, its JSON chunk unknown yet) or a file
+     * no importer reads (refused as it is), all of it for any other model file or a zip.
+     */
+    public long heldAtLeast(String name, long size) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        if (lower.endsWith(".zip") || lower.endsWith(".zae")) {
+            return size;
+        }
+        return AssetFormat.byFileName(name).isEmpty() || lower.endsWith(".glb") ? 0 : size;
+    }
+
     /** A zip upload: {@code .zip}, or {@code .zae} (zipped COLLADA, whose {@code manifest.xml} names the model). */
     private static boolean isZip(SourceFile f) {
         String lower = f.name().toLowerCase(Locale.ROOT);

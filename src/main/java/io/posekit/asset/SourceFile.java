@@ -9,8 +9,8 @@ import java.util.Objects;
 
 /**
  * One file of an upload: a name (a relative path with {@code /} separators, e.g. {@code Fox.glb} or
- * {@code textures/skin.png} inside a zip) and its content, either in memory or in a file on disk (an upload streamed
- * to disk as it arrived, {@link #onDisk}).
+ * {@code textures/skin.png} inside a zip) and its content, either in memory, in a file on disk read through a channel
+ * (an upload streamed to disk as it arrived, {@link #onDisk}), or in a stored file mapped into memory ({@link #map}).
  *
  * <p>In memory, the byte array is shared, not copied: whoever creates a SourceFile hands the array over and must not
  * modify it afterwards. On disk, the content is read through a channel that its creator keeps open (and unchanged)
@@ -25,6 +25,7 @@ public final class SourceFile {
     private final String name;
     private final byte[] bytes;
     private final FileChannel channel;
+    private final ByteBuffer mapped;
     private final int size;
     private final String sha256;
     private final java.nio.file.Path path;
@@ -36,14 +37,15 @@ public final class SourceFile {
      * @param bytes the content (handed over, not copied)
      */
     public SourceFile(String name, byte[] bytes) {
-        this(name, Objects.requireNonNull(bytes, "bytes"), null, bytes.length, null, null);
+        this(name, Objects.requireNonNull(bytes, "bytes"), null, null, bytes.length, null, null);
     }
 
-    private SourceFile(String name, byte[] bytes, FileChannel channel, int size, String sha256,
+    private SourceFile(String name, byte[] bytes, FileChannel channel, ByteBuffer mapped, int size, String sha256,
             java.nio.file.Path path) {
         this.name = Objects.requireNonNull(name, "name");
         this.bytes = bytes;
         this.channel = channel;
+        this.mapped = mapped;
         this.size = size;
         this.sha256 = sha256;
         this.path = path;
@@ -59,8 +61,26 @@ public final class SourceFile {
      */
     public static SourceFile onDisk(String name, FileChannel channel, int size, String sha256,
             java.nio.file.Path path) {
-        return new SourceFile(name, null, Objects.requireNonNull(channel, "channel"), size, sha256,
+        return new SourceFile(name, null, Objects.requireNonNull(channel, "channel"), null, size, sha256,
                 Objects.requireNonNull(path, "path"));
+    }
+
+    /**
+     * A stored file, mapped into memory read-only: nothing is read until used, and a consumer that reads in place
+     * ({@link #buffer()}) touches only the pages it reads. The file must not change while it is used (a store's files
+     * never do; moving or removing it is harmless: the mapping keeps the content).
+     *
+     * @throws IOException when the file cannot be opened or mapped, or is larger than an array can hold
+     */
+    public static SourceFile map(String name, java.nio.file.Path file) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, java.nio.file.StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size > Integer.MAX_VALUE - 8) {
+                throw new IOException(file + " is larger than an array can hold");
+            }
+            return new SourceFile(name, null, null, ch.map(FileChannel.MapMode.READ_ONLY, 0, size), (int) size, null,
+                    null);
+        }
     }
 
     /** Where the file was written when on disk (a store may have moved it away since), else {@code null}. */
@@ -83,6 +103,10 @@ public final class SourceFile {
             return bytes;
         }
         byte[] read = new byte[size];
+        if (mapped != null) {
+            mapped.get(0, read);
+            return read;
+        }
         try {
             for (int at = 0; at < size; ) {
                 // a megabyte at a time: the JDK reads into a heap array through a temporary direct buffer as large as
@@ -112,6 +136,10 @@ public final class SourceFile {
             return java.util.Arrays.copyOfRange(bytes, (int) offset, (int) offset + length);
         }
         byte[] read = new byte[length];
+        if (mapped != null) {
+            mapped.get((int) offset, read);
+            return read;
+        }
         try {
             for (int at = 0; at < length; ) {
                 int n = channel.read(ByteBuffer.wrap(read, at, Math.min(READ_CHUNK, length - at)), offset + at);
@@ -126,10 +154,59 @@ public final class SourceFile {
         return read;
     }
 
+    /**
+     * The content as a read-only buffer, without reading it into the heap when on disk: the file is memory-mapped (its
+     * pages come from the operating system's page cache as they are touched, so a 1 GB GLB whose mesh takes a few
+     * megabytes costs those megabytes). In memory, the array wrapped (shared: readers must not write to it). Byte
+     * order is the buffer default (big-endian): set it on the buffer or slices taken.
+     *
+     * @throws UncheckedIOException when the file on disk cannot be mapped
+     */
+    public ByteBuffer buffer() {
+        if (bytes != null) {
+            return ByteBuffer.wrap(bytes);
+        }
+        if (mapped != null) {
+            return mapped.duplicate();
+        }
+        try {
+            // the mapping outlives a move or removal of the file (Linux keeps the inode while it is mapped) and is
+            // released with the buffer's last reference
+            return channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot map " + name, e);
+        }
+    }
+
+    /** Whether the content is on disk ({@link #onDisk}, {@link #map}), so {@link #buffer()} does not wrap an array. */
+    public boolean isOnDisk() {
+        return bytes == null;
+    }
+
     /** The content as a stream, without reading it all into memory when on disk. */
     public InputStream open() {
         if (bytes != null) {
             return new java.io.ByteArrayInputStream(bytes);
+        }
+        if (mapped != null) {
+            return new InputStream() {
+                private final ByteBuffer left = mapped.duplicate();
+
+                @Override
+                public int read() {
+                    return left.hasRemaining() ? left.get() & 0xff : -1;
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) {
+                    if (!left.hasRemaining()) {
+                        return len == 0 ? 0 : -1;
+                    }
+                    int n = Math.min(len, left.remaining());
+                    left.get(b, off, n);
+                    return n;
+                }
+            };
         }
         return new InputStream() {
             private long position;
@@ -155,7 +232,7 @@ public final class SourceFile {
         };
     }
 
-    /** The channel the content is read from when on disk, else {@code null}. */
+    /** The channel the content is read from when on disk ({@link #onDisk}), else {@code null}. */
     public FileChannel channel() {
         return channel;
     }

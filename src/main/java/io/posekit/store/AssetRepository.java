@@ -167,6 +167,11 @@ public final class AssetRepository {
         return cache.synchronous();
     }
 
+    /** The importers uploads are parsed with (what their parse holds in memory: {@link AssetImporters#heldBytes}). */
+    public AssetImporters importers() {
+        return importers;
+    }
+
     /** A spool for the next upload's files, where the store would have them ({@link AssetStore#spoolDirectory()}). */
     public UploadSpool newSpool() {
         return new UploadSpool(store.spoolDirectory());
@@ -523,6 +528,7 @@ public final class AssetRepository {
             return null;
         }
         log.debug("parsing stored asset {} ({})", id, meta.get().name());
+        ParsingPool.parseStartsNow(); // read and hashed against its id: that was reading, not parsing
         return new Loaded(meta.get(), parseStored(files.get(), "reload").model());
     }
 

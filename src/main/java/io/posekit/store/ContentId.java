@@ -47,20 +47,9 @@ public final class ContentId {
         return HexFormat.of().formatHex(sha.digest());
     }
 
-    /** Hashes a file's content: the array when in memory, in pieces of a fixed buffer when on disk. */
+    /** Hashes a file's content: the array when in memory, read in place (mapped) when on disk. */
     private static void update(MessageDigest sha, SourceFile f) {
-        if (f.channel() == null) {
-            sha.update(f.bytes());
-            return;
-        }
-        byte[] buffer = new byte[64 * 1024];
-        try (java.io.InputStream in = f.open()) {
-            for (int n; (n = in.read(buffer)) > 0; ) {
-                sha.update(buffer, 0, n);
-            }
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot read " + f.name(), e);
-        }
+        sha.update(f.buffer());
     }
 
     /** A new SHA-256 digest (for content hashed as it is written). */

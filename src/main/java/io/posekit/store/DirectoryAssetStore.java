@@ -657,7 +657,8 @@ public final class DirectoryAssetStore implements AssetStore {
         SourceFile[] read = new SourceFile[meta.files().size()];
         for (int i = 0; i < read.length; i++) {
             try {
-                read[i] = new SourceFile(meta.files().get(i).name(), DurableFiles.read(dir.resolve(Integer.toString(i))));
+                // mapped: a format that reads in place (a GLB) never holds the file in the heap
+                read[i] = SourceFile.map(meta.files().get(i).name(), dir.resolve(Integer.toString(i)));
             } catch (java.nio.file.NoSuchFileException gone) {
                 read[i] = null;
             } catch (IOException e) {
@@ -884,7 +885,7 @@ public final class DirectoryAssetStore implements AssetStore {
             if (!Files.isRegularFile(file) || Files.size(file) != f.sizeBytes()) {
                 return null;
             }
-            files.add(new SourceFile(f.name(), DurableFiles.read(file)));
+            files.add(SourceFile.map(f.name(), file));
         }
         return files.isEmpty() ? null : files;
     }

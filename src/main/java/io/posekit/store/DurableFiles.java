@@ -52,7 +52,7 @@ final class DurableFiles {
             }
         }
         if (file.channel() == null) {
-            return write(target, file.bytes());
+            return write(target, file.buffer());
         }
         FileChannel ch = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         try {
@@ -70,33 +70,15 @@ final class DurableFiles {
         }
     }
 
-    /**
-     * The whole content of {@code file}, read a megabyte at a time: the JDK reads into a heap array through a
-     * temporary direct buffer as large as the request and keeps it for the thread, so one read of a large file would
-     * pin as much native memory.
-     */
-    static byte[] read(Path file) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            long size = ch.size();
-            if (size > Integer.MAX_VALUE - 8) {
-                throw new IOException(file + " is larger than an array can hold");
-            }
-            byte[] bytes = new byte[(int) size];
-            for (int at = 0; at < bytes.length; ) {
-                int n = ch.read(ByteBuffer.wrap(bytes, at, Math.min(1 << 20, bytes.length - at)));
-                if (n < 0) {
-                    throw new IOException(file + " ended after " + at + " of " + size + " bytes");
-                }
-                at += n;
-            }
-            return bytes;
-        }
-    }
 
     static FileChannel write(Path file, byte[] bytes) throws IOException {
+        return write(file, ByteBuffer.wrap(bytes));
+    }
+
+    /** Writes {@code buf}'s remaining bytes to a new file, the channel returned open for {@link #durably}'s sync. */
+    static FileChannel write(Path file, ByteBuffer buf) throws IOException {
         FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         try {
-            ByteBuffer buf = ByteBuffer.wrap(bytes);
             while (buf.hasRemaining()) {
                 ch.write(buf);
             }

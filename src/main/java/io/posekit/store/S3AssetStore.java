@@ -349,7 +349,7 @@ public final class S3AssetStore implements AssetStore {
                 String key = fileKey(id, i);
                 Duration limit = transferTimeout(file.size());
                 // a file spooled to disk is sent from there, never read whole into memory
-                RequestBody body = file.channel() == null ? RequestBody.fromBytes(file.bytes())
+                RequestBody body = !file.isOnDisk() ? RequestBody.fromBytes(file.bytes())
                         : RequestBody.fromContentProvider(file::open, file.size(), "application/octet-stream");
                 s3.putObject(b -> b.bucket(bucket).key(key).contentLength((long) file.size())
                         .contentType("application/octet-stream").overrideConfiguration(o -> o.apiCallTimeout(limit)),

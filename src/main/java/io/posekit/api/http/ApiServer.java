@@ -265,10 +265,7 @@ public final class ApiServer {
                 }
                 route.precheck().check(exchange);
                 long declared = declaredLength(call.headers.get(HttpHeaderNames.CONTENT_LENGTH), route.maxBody());
-                if (route.upload() != null && declared > edge.uploads().max() + UploadReader.MULTIPART_OVERHEAD) {
-                    throw parsingMemory(declared); // could never be parsed: refused now, not once the body has come
-                }
-                if (declared <= edge.uploads().max() && !edge.uploads().fits(declared)) {
+                if (route.upload() == null && declared <= edge.uploads().max() && !edge.uploads().fits(declared)) {
                     throw uploadsBusy(); // refused now, not once the body has come
                 }
             }
@@ -279,6 +276,8 @@ public final class ApiServer {
             UploadSink sink;
             try {
                 sink = route.upload().open(exchange);
+                refuseEarly(sink.heldAtLeast(declaredLength(call.headers.get(HttpHeaderNames.CONTENT_LENGTH),
+                        route.maxBody())), sink);
             } catch (RuntimeException e) {
                 return send(call, response, route, problems.reply(e, call.path), e);
             }
@@ -291,9 +290,9 @@ public final class ApiServer {
                         return receive(call, route, sink);
                     })
                     .flatMap(files -> {
-                        // the parse reads the files whole: that is the memory an upload holds, reserved while it runs
-                        reserve(call, files.stream().mapToLong(io.posekit.asset.SourceFile::size).sum()
-                                - sink.bufferBytes());
+                        // what the parse reads whole (a GLB is mapped, not read): the memory an upload holds while
+                        // it runs, reserved in place of the receive buffer
+                        reserve(call, sink.heldBytes(files) - sink.bufferBytes());
                         exchange.upload(files);
                         return dispatch(call, exchange, response);
                     })
@@ -314,6 +313,19 @@ public final class ApiServer {
             return run(call, exchange, response);
         }
         return dispatchToWorker(call, exchange, response);
+    }
+
+    /**
+     * Refuses an upload before its body is read when what its parse would hold, as far as its headers tell
+     * ({@code held}), could never fit the upload budget (413) or does not fit it now (503); closes the sink then.
+     */
+    private void refuseEarly(long held, UploadSink sink) {
+        // multipart boundaries and part headers count in a declared length, never in what the parse holds
+        boolean never = held > edge.uploads().max() + UploadReader.MULTIPART_OVERHEAD;
+        if (never || (held <= edge.uploads().max() && !edge.uploads().fits(held))) {
+            sink.close();
+            throw never ? parsingMemory(held) : uploadsBusy();
+        }
     }
 
     /** Reserves {@code bytes} of the upload budget for the call (released when its exchange ends), or a 503. */

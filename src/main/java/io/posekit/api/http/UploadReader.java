@@ -33,10 +33,47 @@ public final class UploadReader {
     /** The most parts a multipart body may have (a .gltf with its .bin and many images). */
     static final int MAX_PARTS = 1000;
 
-    private final long maxBytes;
+    /**
+     * The memory an upload's parse holds: what the importers read whole, where they read the rest in place
+     * ({@link UploadSink#heldBytes}, {@link UploadSink#heldAtLeast}).
+     */
+    public interface ParseMemory {
 
+        /** Every file read whole: the memory is the upload's size. */
+        ParseMemory WHOLE = new ParseMemory() {
+            @Override
+            public long held(List<SourceFile> files) {
+                return files.stream().mapToLong(SourceFile::size).sum();
+            }
+
+            @Override
+            public long heldAtLeast(String name, long declared) {
+                return declared;
+            }
+        };
+
+        /** The bytes the parse of these received files holds. */
+        long held(List<SourceFile> files);
+
+        /**
+         * The least the parse of a body of {@code declared} bytes certainly holds, told from the headers alone: the
+         * raw file's {@code name}, or {@code null} for a multipart body whose files are not known yet.
+         */
+        long heldAtLeast(String name, long declared);
+    }
+
+    private final long maxBytes;
+    private final ParseMemory memory;
+
+    /** A reader whose uploads are parsed whole ({@link ParseMemory#WHOLE}). */
     public UploadReader(long maxBytes) {
+        this(maxBytes, ParseMemory.WHOLE);
+    }
+
+    /** A reader whose uploads' parse holds what {@code memory} says. */
+    public UploadReader(long maxBytes, ParseMemory memory) {
         this.maxBytes = maxBytes;
+        this.memory = java.util.Objects.requireNonNull(memory, "memory");
     }
 
     /** The most bytes an upload's body may have: the limit, plus room for multipart boundaries and headers. */
@@ -109,10 +146,22 @@ public final class UploadReader {
     private final class RawSink implements UploadSink {
         private final UploadSpool spool;
         private final UploadSpool.Writer file;
+        private final String name;
 
         RawSink(String name, UploadSpool spool) {
             this.spool = spool;
             this.file = spool.create(name);
+            this.name = name;
+        }
+
+        @Override
+        public long heldAtLeast(long declared) {
+            return memory.heldAtLeast(name, declared);
+        }
+
+        @Override
+        public long heldBytes(List<SourceFile> files) {
+            return memory.held(files);
         }
 
         @Override
@@ -164,6 +213,16 @@ public final class UploadReader {
         @Override
         public int bufferBytes() {
             return MultipartBody.BUFFER_BYTES;
+        }
+
+        @Override
+        public long heldAtLeast(long declared) {
+            return memory.heldAtLeast(null, declared);
+        }
+
+        @Override
+        public long heldBytes(List<SourceFile> files) {
+            return memory.held(files);
         }
 
         @Override

@@ -23,6 +23,16 @@ public interface UploadSink extends AutoCloseable {
     int bufferBytes();
 
     /**
+     * The least memory the parse of a body of {@code declared} bytes (its {@code Content-Length}, or 0 when not given)
+     * certainly holds, as far as the request's headers tell: checked against the upload budget before the body is
+     * read, so an upload that could never be parsed is refused before it is sent.
+     */
+    long heldAtLeast(long declared);
+
+    /** The memory the parse of these received files holds (what it reads whole), bytes, reserved while it runs. */
+    long heldBytes(List<SourceFile> files);
+
+    /**
      * Takes the piece's readable bytes, without retaining it.
      *
      * @throws ApiException when the body is malformed or too large ({@code 400}, {@code 413})

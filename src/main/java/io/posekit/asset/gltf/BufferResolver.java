@@ -109,7 +109,7 @@ final class BufferResolver {
             if (file.isEmpty()) {
                 throw ImportException.invalid(UriReference.notUploaded(uri, where, upload));
             }
-            data = ByteBuffer.wrap(file.get().bytes());
+            data = file.get().buffer(); // mapped when on disk: read only where accessors point
             source = "'" + file.get().name() + "'";
         }
         if (byteLength > data.capacity()) {

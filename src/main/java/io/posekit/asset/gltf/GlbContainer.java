@@ -6,7 +6,8 @@ import java.nio.ByteOrder;
 
 /**
  * The chunks of a binary glTF (GLB) file: where its JSON chunk lies in the file and a view of its optional
- * BIN chunk. Nothing is copied; the BIN view shares the file's bytes.
+ * BIN chunk. Nothing is copied; the BIN view shares the file's bytes (an array, or a file mapped into memory, so a
+ * large BIN chunk is read only where accessors point).
  *
  * <p>Layout (all integers little-endian uint32): a 12-byte header {@code magic "glTF", version 2, length},
  * then chunks of {@code length, type, data}. Chunk 0 must be JSON ({@code 0x4E4F534A}); chunk 1 may be BIN
@@ -41,7 +42,17 @@ record GlbContainer(int jsonOffset, int jsonLength, ByteBuffer bin) {
      *     chunk that is not JSON
      */
     static GlbContainer parse(byte[] file) {
-        int size = file.length;
+        return parse(ByteBuffer.wrap(file));
+    }
+
+    /**
+     * Splits a GLB file, held in {@code buffer} from position 0 to its capacity, into its chunks.
+     *
+     * @throws ImportException as {@link #parse(byte[])}
+     */
+    static GlbContainer parse(ByteBuffer buffer) {
+        ByteBuffer file = buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        int size = file.capacity();
         if (size < HEADER + CHUNK_HEADER) {
             throw ImportException.invalid("GLB file is truncated: " + size
                     + " bytes, but a GLB needs at least 20 (a 12-byte header and an 8-byte chunk header)");
@@ -95,13 +106,17 @@ record GlbContainer(int jsonOffset, int jsonLength, ByteBuffer bin) {
                 if (chunk != 1) {
                     throw ImportException.invalid("GLB chunk " + chunk + " is a BIN chunk; only chunk 1 may be BIN");
                 }
-                bin = ByteBuffer.wrap(file, dataOffset, len).slice().order(ByteOrder.LITTLE_ENDIAN);
+                bin = file.slice(dataOffset, len).order(ByteOrder.LITTLE_ENDIAN);
             }
             // chunks of other types are skipped, as the specification requires
             offset = dataOffset + len;
             chunk++;
         }
         return new GlbContainer(jsonOffset, jsonLength, bin);
+    }
+
+    private static int le32(ByteBuffer b, int o) {
+        return b.getInt(o);
     }
 
     private static int le32(byte[] b, int o) {

@@ -11,6 +11,7 @@ import io.posekit.asset.SourceFile;
 import io.posekit.asset.SourceFiles;
 import io.posekit.skinning.Primitive;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -68,16 +69,18 @@ public final class GltfImporter implements AssetImporter {
     @Override
     public ImportScene read(SourceFile main, SourceFiles upload, ImportLimits limits) {
         DecodeBudget budget = limits.newBudget();
-        byte[] bytes = main.bytes();
-        boolean glb = GlbContainer.hasMagic(bytes) || main.name().toLowerCase(Locale.ROOT).endsWith(".glb");
+        boolean glb = GlbContainer.hasMagic(main.read(0, Math.min(4, main.size())))
+                || main.name().toLowerCase(Locale.ROOT).endsWith(".glb");
         GltfDocument doc;
         ByteBuffer bin = null;
         if (glb) {
-            GlbContainer container = GlbContainer.parse(bytes);
-            int length = trimPadding(bytes, container.jsonOffset(), container.jsonLength());
-            doc = GltfDocument.parse(bytes, container.jsonOffset(), length, "GLB JSON chunk", budget);
+            // mapped, not read: only the JSON chunk is copied to the heap, the BIN chunk is read where accessors point
+            GlbContainer container = GlbContainer.parse(main.buffer());
+            byte[] json = main.read(container.jsonOffset(), container.jsonLength());
+            doc = GltfDocument.parse(json, 0, trimPadding(json, 0, json.length), "GLB JSON chunk", budget);
             bin = container.bin();
         } else {
+            byte[] bytes = main.bytes();
             doc = GltfDocument.parse(bytes, 0, bytes.length, "glTF JSON", budget);
         }
         ImportWarnings warnings = new ImportWarnings();
@@ -95,6 +98,25 @@ public final class GltfImporter implements AssetImporter {
         // VRM avatars and animations: the humanoid bone map, for retargeting
         io.posekit.asset.HumanoidMap humanoid = VrmHumanoid.read(doc.root(), importIndex, warnings);
         return new ImportScene(nodes, skinList, meshes, clips, warnings.list(), humanoid);
+    }
+
+    /**
+     * A GLB on disk is mapped, not read: only its JSON chunk is held whole; so are {@code .bin} buffers on disk. A
+     * {@code .gltf}, images and any other file count whole (a referenced image is read into memory).
+     */
+    @Override
+    public long heldBytes(SourceFile main, List<SourceFile> upload) {
+        long held = 0;
+        for (SourceFile f : upload) {
+            boolean mappedBin = f != main && f.name().toLowerCase(Locale.ROOT).endsWith(".bin");
+            if (f.isOnDisk() && f == main && f.size() >= 20 && GlbContainer.hasMagic(f.read(0, 4))) {
+                // the first chunk's length: the JSON the parse copies to the heap (GlbContainer checks it later)
+                held += Integer.toUnsignedLong(ByteBuffer.wrap(f.read(12, 4)).order(ByteOrder.LITTLE_ENDIAN).getInt());
+            } else if (!(f.isOnDisk() && mappedBin)) {
+                held += f.size();
+            }
+        }
+        return Math.min(held, upload.stream().mapToLong(SourceFile::size).sum());
     }
 
     /** One instance per imported node with a mesh, in file order; meshes are decoded once and shared. */

@@ -315,7 +315,8 @@ final class MaterialDecoder {
             return null; // already reported by the buffer resolver
         }
         budget.charge(file.get().size(), 1, where);
-        return file.get().bytes().clone();
+        // a file on disk is read into a new array; one in memory is shared, so copied
+        return file.get().isOnDisk() ? file.get().bytes() : file.get().bytes().clone();
     }
 
     private byte[] decodeDataUri(String uri, String where) {
