@@ -5,6 +5,7 @@ import io.posekit.asset.collada.RobustnessFixture;
 import io.posekit.asset.fbx.FbxTestFiles;
 import io.posekit.asset.gltf.DracoGlb;
 import io.posekit.asset.gltf.GltfBuilder;
+import io.posekit.asset.gltf.Ktx2TextureImportTest;
 import io.posekit.asset.gltf.meshopt.MeshoptGlb;
 import io.posekit.asset.iqm.IqmBuilder;
 import io.posekit.asset.md5.Md5Fixtures;
@@ -95,6 +96,8 @@ final class Seeds {
                 // every view meshopt-compressed (attribute and index streams), on a fallback buffer without data
                 seed("gltf", "meshopt.glb", false, file("meshopt.glb",
                         MeshoptGlb.compress(twoClips.toGlb(), "EXT_meshopt_compression"), Shape.GLB)),
+                // KHR_texture_basisu: a UASTC KTX2 texture without fallback, transcoded on import
+                seed("gltf", "ktx2.glb", false, file("ktx2.glb", Ktx2TextureImportTest.strip(false).toGlb(), Shape.GLB)),
                 // KHR_draco_mesh_compression: the skinned strip sequential (its joints are integers), a grid by edgebreaker
                 seed("gltf", "draco.glb", false, file("draco.glb", DracoGlb.compress(withGrid(GltfBuilder.skinnedTwoBoneStrip()).toGlb(),
                         DracoGlb.Options.MIXED), Shape.GLB)),

@@ -5,6 +5,8 @@ import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.SourceFile;
 import io.posekit.asset.SourceFiles;
+import io.posekit.asset.ktx2.Ktx2Decoder;
+import io.posekit.asset.ktx2.RgbaImage;
 import io.posekit.skinning.Material;
 import java.nio.ByteBuffer;
 import java.util.Base64;
@@ -18,9 +20,10 @@ import tools.jackson.databind.JsonNode;
  * JPEG or WebP ({@code EXT_texture_webp}) image the upload holds (a buffer view, a base64 {@code data:} URI or another
  * uploaded file), with its coordinate set and {@code KHR_texture_transform}. Extensions read:
  * {@code KHR_materials_pbrSpecularGlossiness} (its diffuse colour and texture as the base colour),
- * {@code KHR_materials_unlit}, {@code KHR_materials_emissive_strength}; a {@code KHR_texture_basisu} (KTX2) image
- * falls back to the core image or the base colour factor, with a warning. Texture samplers and the other textures are
- * not carried.
+ * {@code KHR_materials_unlit}, {@code KHR_materials_emissive_strength}, {@code KHR_texture_basisu} (a KTX2
+ * Basis Universal ETC1S or UASTC image transcoded to PNG by {@link Ktx2Decoder}; one it cannot transcode falls back to
+ * the core image or the base colour factor, with a warning). Texture samplers and the other textures are not
+ * carried.
  *
  * <p>Materials were not read before this decoder existed, so a material that cannot be used (a malformed field,
  * a missing image) never fails the import: it is reported as a warning and the primitive gets no material, or the
@@ -37,6 +40,8 @@ final class MaterialDecoder {
     private final Material[] materials;
     private final boolean[] decoded;
     private final Optional<Material.Texture>[] images;
+    /** Images transcoded from KTX2, by image index, each once. */
+    private final Optional<Material.Texture>[] ktx2;
 
     @SuppressWarnings("unchecked")
     MaterialDecoder(GltfDocument doc, BufferResolver buffers, SourceFile main, SourceFiles upload, DecodeBudget budget,
@@ -50,6 +55,7 @@ final class MaterialDecoder {
         this.materials = new Material[doc.count("materials")];
         this.decoded = new boolean[materials.length];
         this.images = new Optional[doc.count("images")];
+        this.ktx2 = new Optional[doc.count("images")];
     }
 
     /**
@@ -200,9 +206,10 @@ final class MaterialDecoder {
 
     /**
      * The image of a texture info, or {@code null} (with a warning) when it cannot be carried: the
-     * {@code EXT_texture_webp} source when there is one (as a viewer that decodes WebP prefers it), else the core
-     * {@code source}; a {@code KHR_texture_basisu} (KTX2) image is never decoded, so its texture falls back to the
-     * core source, or to no texture (the base colour factor), with a warning either way.
+     * {@code EXT_texture_webp} source when there is one (as a viewer that decodes WebP prefers it), else the
+     * {@code KHR_texture_basisu} (KTX2) source transcoded to PNG (as a viewer that decodes KTX2 prefers it), else the
+     * core {@code source}. A KTX2 image that cannot be transcoded falls back to the core source, or to no texture
+     * (the base colour factor), with a warning either way.
      */
     private Material.Texture texture(JsonNode info, String where) {
         int textureIndex = Json.reqInt(info, "index", where);
@@ -219,8 +226,15 @@ final class MaterialDecoder {
             return source(webp, tw + " EXT_texture_webp");
         }
         if (basisu != null) {
-            warnings.add(tw + " is a KTX2/Basis image (KHR_texture_basisu), which posekit does not decode; "
-                    + (Json.has(texture, "source") ? "its fallback image is used" : "the base colour factor alone is used"));
+            String bw = tw + " KHR_texture_basisu";
+            int image = Json.checkIndex(Json.reqInt(basisu, "source", bw), images.length, "source image", bw);
+            if (ktx2[image] == null) {
+                ktx2[image] = Optional.ofNullable(ktx2Image(image, bw, Json.has(texture, "source")
+                        ? "its fallback image is used" : "the base colour factor alone is used"));
+            }
+            if (ktx2[image].isPresent()) {
+                return ktx2[image].get();
+            }
         }
         if (!Json.has(texture, "source")) {
             if (basisu == null) {
@@ -229,6 +243,30 @@ final class MaterialDecoder {
             return null;
         }
         return source(texture, tw);
+    }
+
+    /**
+     * Image {@code index} as a KTX2 file transcoded to PNG ({@link Ktx2Decoder}), or {@code null} with a warning that
+     * ends {@code then} (what is used instead) when it is not KTX2 or cannot be transcoded. Over the decode budget is the import's 413.
+     */
+    private Material.Texture ktx2Image(int index, String where, String then) {
+        byte[] bytes = imageBytes(index, "image " + index);
+        if (bytes == null) {
+            return null;
+        }
+        try {
+            RgbaImage decoded = Ktx2Decoder.decode(bytes, "image " + index, budget);
+            // the ARGB copy and its PNG
+            budget.charge((long) decoded.width() * decoded.height(), 8, "image " + index + " as PNG");
+            return new Material.Texture(Material.Texture.PNG, decoded.png());
+        } catch (ImportException e) {
+            if (e.kind() == ImportException.Kind.TOO_LARGE) {
+                throw e;
+            }
+            budget.checkTimeNow();
+            warnings.add(where + ": " + e.getMessage() + "; " + then);
+            return null;
+        }
     }
 
     /** The image named by {@code source} of {@code holder} (a texture or its WebP extension), decoded once. */
@@ -243,29 +281,9 @@ final class MaterialDecoder {
     /** The bytes of image {@code index} if they are a PNG, JPEG or WebP image, else {@code null} with a warning. */
     private Material.Texture image(int index) {
         String where = "image " + index;
-        JsonNode image = doc.element("images", index, "image");
-        byte[] bytes;
-        if (Json.has(image, "bufferView")) {
-            ByteBuffer data = buffers.view(Json.reqInt(image, "bufferView", where), "bufferView", where).data();
-            budget.charge(data.capacity(), 1, where);
-            bytes = new byte[data.capacity()];
-            data.duplicate().get(0, bytes);
-        } else {
-            String uri = Json.optString(image, "uri", where);
-            if (uri == null) {
-                throw ImportException.invalid(where + " has neither a uri nor a bufferView");
-            }
-            if (UriReference.isDataUri(uri)) {
-                bytes = decodeDataUri(uri, where);
-            } else {
-                Optional<SourceFile> file = UriReference.resolve(uri, where, main, upload);
-                if (file.isEmpty()) {
-                    return null; // already reported by the buffer resolver
-                }
-                budget.charge(file.get().size(), 1, where);
-                // a file on disk is read into a new array; one in memory is shared, so copied
-                bytes = file.get().isOnDisk() ? file.get().bytes() : file.get().bytes().clone();
-            }
+        byte[] bytes = imageBytes(index, where);
+        if (bytes == null) {
+            return null;
         }
         String mime = Material.Texture.sniff(bytes);
         if (mime == null) {
@@ -273,6 +291,32 @@ final class MaterialDecoder {
             return null;
         }
         return new Material.Texture(mime, bytes);
+    }
+
+    /** The bytes of image {@code index} (charged to the budget), or {@code null} when its file is not uploaded. */
+    private byte[] imageBytes(int index, String where) {
+        JsonNode image = doc.element("images", index, "image");
+        if (Json.has(image, "bufferView")) {
+            ByteBuffer data = buffers.view(Json.reqInt(image, "bufferView", where), "bufferView", where).data();
+            budget.charge(data.capacity(), 1, where);
+            byte[] bytes = new byte[data.capacity()];
+            data.duplicate().get(0, bytes);
+            return bytes;
+        }
+        String uri = Json.optString(image, "uri", where);
+        if (uri == null) {
+            throw ImportException.invalid(where + " has neither a uri nor a bufferView");
+        }
+        if (UriReference.isDataUri(uri)) {
+            return decodeDataUri(uri, where);
+        }
+        Optional<SourceFile> file = UriReference.resolve(uri, where, main, upload);
+        if (file.isEmpty()) {
+            return null; // already reported by the buffer resolver
+        }
+        budget.charge(file.get().size(), 1, where);
+        // a file on disk is read into a new array; one in memory is shared, so copied
+        return file.get().isOnDisk() ? file.get().bytes() : file.get().bytes().clone();
     }
 
     private byte[] decodeDataUri(String uri, String where) {
