@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * The figures of docs/export.md and docs/performance.md for {@code compress=draco}: for the conformance glTF models
- * named on the command line, the size of animated.glb under every {@link Compression}, and the wall time of the Draco
+ * named on the command line, the size of animated.glb and posed.glb (0.5 s into the first clip) under every
+ * {@link Compression}, and the wall time of the Draco
  * export (the whole animated.glb) in this fresh JVM: the first, and the median and range of the next rounds.
  *
  * <pre>java -cp target/test-classes:target/classes:$(cat target/export-classpath.txt) \
@@ -30,6 +31,13 @@ public final class DracoExportFigures {
             for (Compression c : Compression.values()) {
                 AnimatedGltf.Options o = new AnimatedGltf.Options(null, null, AnimatedGltf.Options.DEFAULT_TOLERANCE, c);
                 sizes.append(c.wireName()).append(' ').append(AnimatedGltf.of(model, o).glb().length).append("  ");
+            }
+            float[] matrices = io.posekit.sampling.Pose.evaluate(model.rig(),
+                    model.clips().isEmpty() ? null : model.clips().getFirst(), 0.5).modelMatrices();
+            sizes.append(" posed.glb bytes: ");
+            for (Compression c : Compression.values()) {
+                sizes.append(c.wireName()).append(' ')
+                        .append(GlbWriter.write(PosedMeshes.all(model, matrices), null, c).length).append("  ");
             }
             AnimatedGltf.Options draco = new AnimatedGltf.Options(null, null, AnimatedGltf.Options.DEFAULT_TOLERANCE,
                     Compression.DRACO);
