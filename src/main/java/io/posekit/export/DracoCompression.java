@@ -27,7 +27,8 @@ import tools.jackson.databind.node.ObjectNode;
  * normals 10 (octahedral), colours 8, texture coordinates 12, tangents and float weights 12); integer ones (joints,
  * normalized weights and colours) are kept exactly. What is left uncompressed, as glTF Transform leaves it: primitives
  * that are not triangle lists, and primitives with morph targets (the targets are not in the stream and index the
- * vertices, which the encoder merges and reorders).
+ * vertices, which the encoder merges and reorders), and primitives of degenerate triangles only. Edgebreaker drops
+ * degenerate triangles (a repeated vertex, after equal vertices are merged), as it does for glTF Transform.
  *
  * <p>The other buffer views (animation keys, inverse bind matrices, images, uncompressed primitives) are kept in their
  * order; views only compressed accessors used are dropped. Not thread-safe state: a call is self-contained.
@@ -105,6 +106,10 @@ final class DracoCompression {
                 }
                 DracoEncoder.Encoded e = DracoEncoder.encode(indices, vertices, input, settings, deadline, limit,
                         where);
+                if (e.faces() == 0 || e.points() == 0) {
+                    // only degenerate triangles, which edgebreaker drops: glTF has no empty accessor, so left as it is
+                    continue;
+                }
                 streams.add(e.stream());
                 int view = views.size() + streams.size() - 1;
                 ObjectNode ext = prim.putObject("extensions").putObject(EXTENSION);

@@ -158,6 +158,27 @@ class DracoExportTest {
                 e.memoryBytes(), 4L * positions.length + 4L * indices.length);
     }
 
+    @Test
+    void degenerateTrianglesAreDroppedByEdgebreakerNeverAFailure() {
+        // a quad (2 triangles) and 2 degenerate triangles: one with a repeated index, one with three equal positions
+        float[] positions = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 5, 5, 5, 5, 5, 5, 5, 5, 5};
+        int[] indices = {0, 1, 2, 0, 2, 3, 0, 0, 1, 4, 5, 6};
+        byte[] bytes = new byte[4 * positions.length];
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(positions);
+        List<DracoEncoder.Attribute> attributes = List.of(new DracoEncoder.Attribute(DracoEncoder.POSITION,
+                DracoEncoder.ValueType.FLOAT, 3, false, bytes));
+        for (int method : new int[] {DracoEncoder.MESH_EDGEBREAKER_ENCODING, DracoEncoder.MESH_SEQUENTIAL_ENCODING}) {
+            DracoEncoder.Settings settings = new DracoEncoder.Settings(method, 5, 5, new int[] {14, 10, 8, 12, 12});
+            DracoEncoder.Encoded e = DracoEncoder.encode(indices, 7, attributes, settings,
+                    System.nanoTime() + 30_000_000_000L, Duration.ofSeconds(30), "quad");
+            // edgebreaker drops both (the equal points merged first, so the second repeats one too); sequential keeps
+            // the 4 triangles over the 5 distinct points
+            boolean edgebreaker = method == DracoEncoder.MESH_EDGEBREAKER_ENCODING;
+            assertThat(e.faces()).isEqualTo(edgebreaker ? 2 : 4);
+            assertThat(e.points()).isEqualTo(edgebreaker ? 4 : 5);
+        }
+    }
+
     /** Vertices per row of {@link #theEncodersMemoryIsCapped}'s grid: more than the module's initial memory encodes. */
     private static final int W = 300;
     private static final int N = W * W;
