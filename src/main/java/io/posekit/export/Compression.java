@@ -25,12 +25,12 @@ import java.util.Locale;
  *       ({@link DracoCompression}), as glTF Transform's {@code draco()} does with its defaults: edgebreaker, encode
  *       and decode speed 5, float attributes quantized with 14 bits for positions (in the primitive's bounding cube),
  *       10 for normals, 8 for colours, 12 for texture coordinates and the other float attributes (tangents,
- *       weights); integer attributes (joints, normalized weights) exact. The decoded mesh has the same triangles with
- *       the same corner values (within those steps) over merged, reordered vertices. Errors: a position component by at
- *       most half a step, {@code e / (2 · 16383)} ({@code e} the largest extent of the primitive's bounding box); a
- *       texture coordinate or a float generic component by {@code e / (2 · 4095)} of its own box; a normal component by
- *       {@code √18 / 1022} (4.2e-3: half a step of the octahedral grid, {@code 1 / 1022} in each of its two
- *       coordinates, mapped to the sphere).</li>
+ *       weights); integer attributes (joints, normalized weights) exact. The decoded mesh has the same triangles
+ *       with the same corner values (within those steps) over merged, reordered vertices; degenerate triangles are
+ *       dropped. Errors: a position component by at most half a step, {@code e / (2 · 16383)} ({@code e} the
+ *       largest extent of the primitive's bounding box); a texture coordinate or a float generic component by
+ *       {@code e / (2 · 4095)} of its own box; a normal component by {@code √18 / 1022} (4.2e-3: half a step of the
+ *       octahedral grid, {@code 1 / 1022} in each of its two coordinates, mapped to the sphere).</li>
  * </ul>
  */
 public enum Compression {
