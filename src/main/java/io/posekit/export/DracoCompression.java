@@ -31,7 +31,7 @@ import tools.jackson.databind.node.ObjectNode;
  * degenerate triangles (a repeated vertex, after equal vertices are merged), as it does for glTF Transform.
  *
  * <p>The other buffer views (animation keys, inverse bind matrices, images, uncompressed primitives) are kept in their
- * order; views only compressed accessors used are dropped. Not thread-safe state: a call is self-contained.
+ * order; views only compressed accessors used are dropped. Stateless and thread-safe: each call works on its own copy.
  */
 final class DracoCompression {
 
@@ -77,7 +77,7 @@ final class DracoCompression {
         }
         long deadline = System.nanoTime() + limit.toNanos();
         ArrayNode accessors = (ArrayNode) root.get("accessors");
-        ArrayNode views = (ArrayNode) root.get("bufferViews");
+        ArrayNode views = root.has("bufferViews") ? (ArrayNode) root.get("bufferViews") : root.putArray("bufferViews");
         Map<Integer, Integer> uses = accessorUses(root);
         // the Draco streams, by the index of the buffer view they will get (appended after the existing ones)
         List<byte[]> streams = new ArrayList<>();
@@ -258,6 +258,9 @@ final class DracoCompression {
                     e.put("bufferView", renumber[e.get("bufferView").asInt()]);
                 }
             }
+        }
+        if (!root.has("buffers")) {
+            root.putArray("buffers").addObject();
         }
         ((ObjectNode) root.get("buffers").get(0)).put("byteLength", out.size());
         return out.toByteArray();

@@ -744,7 +744,12 @@ final class GltfWriter {
         if (compression != Compression.DRACO) {
             return null;
         }
-        ByteBuffer bin = ByteBuffer.allocate((int) Math.min(layout().binLength(), MAX_BYTES)).order(ByteOrder.LITTLE_ENDIAN);
+        long binLength = layout().binLength();
+        if (binLength > MAX_BYTES) {
+            throw new IllegalArgumentException("the buffer would take " + binLength + " bytes; at most " + MAX_BYTES
+                    + " can be written");
+        }
+        ByteBuffer bin = ByteBuffer.allocate((int) binLength).order(ByteOrder.LITTLE_ENDIAN);
         fillBuffer(bin);
         return DracoCompression.apply(json(extras, null), bin.array());
     }
