@@ -4,11 +4,12 @@
 # in-process (io.posekit.export.ExportDracoFiles, test classes) into OUT, each with what posekit's own importer
 # decodes from it; then check.mjs loads each with three.js's GLTFLoader + DRACOLoader (Google's decoder, npm
 # draco3dgltf) and compares every Draco primitive's indices and attributes with posekit's, and the glTF-Validator
-# (tools/gltf-validate's) reports on each. Exits 1 when three differs or the validator finds an error.
+# (tools/gltf-validate's) reports on each. Exits 1 when three differs or the validator finds an error (or the
+# vendored encoder is not npm's), 2 when what it needs could not be set up (npm, the build).
 #
 #   tools/draco-export/run.sh [CONFORMANCE_DIR] [OUT]   (default ../shared/conformance, target/draco-export;
 #                                                        Node.js >= 20, JDK 25, the npm registry)
-set -euo pipefail
+set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 conformance="$(cd "${1:-$root/../shared/conformance}" && pwd)"
@@ -19,7 +20,7 @@ mvn="$root/mvnw"
 offline=""
 if "$mvn" -q -o -f "$root/pom.xml" help:help >/dev/null 2>&1; then offline="-o"; fi
 
-(cd "$here" && npm ci --no-audit --no-fund --silent)
+(cd "$here" && npm ci --no-audit --no-fund --silent) || exit 2
 # the service runs the copy of Google's encoder vendored in src/main/wasm/draco: it must be npm's
 if ! cmp -s "$here/node_modules/draco3dgltf/draco_encoder.wasm" "$root/src/main/wasm/draco/draco_encoder.wasm"; then
   echo "src/main/wasm/draco/draco_encoder.wasm differs from npm draco3dgltf's (see its README.md)" >&2
@@ -27,20 +28,20 @@ if ! cmp -s "$here/node_modules/draco3dgltf/draco_encoder.wasm" "$root/src/main/
 fi
 
 echo "building the test classes and their classpath" >&2
-"$mvn" -q $offline -f "$root/pom.xml" test-compile
+"$mvn" -q $offline -f "$root/pom.xml" test-compile || exit 2
 "$mvn" -q $offline -f "$root/pom.xml" dependency:build-classpath -Dmdep.includeScope=test \
-    -Dmdep.outputFile="$root/target/draco-export-classpath.txt" >/dev/null
+    -Dmdep.outputFile="$root/target/draco-export-classpath.txt" >/dev/null || exit 2
 java -Dposekit.conformance.dir="$conformance" \
     -cp "$root/target/test-classes:$root/target/classes:$(cat "$root/target/draco-export-classpath.txt")" \
-    io.posekit.export.ExportDracoFiles "$out" >&2
+    io.posekit.export.ExportDracoFiles "$out" >&2 || exit 1
 
 status=0
 node "$here/check.mjs" "$out" || status=1
 
 validator="$root/tools/gltf-validate"
-(cd "$validator" && npm ci --no-audit --no-fund --silent >&2)
+(cd "$validator" && npm ci --no-audit --no-fund --silent >&2) || exit 2
 NODE_PATH="$validator/node_modules" node "$root/src/test/docker/gltf-validator/validate.js" "$out"/*.glb "$out"/*.gltf \
-    > "$out/reports.jsonl"
+    > "$out/reports.jsonl" || exit 1
 node - "$out/reports.jsonl" <<'JS' || status=1
 const fs = require('fs');
 const reports = fs.readFileSync(process.argv[2], 'utf8').trim().split('\n').map((l) => JSON.parse(l));
