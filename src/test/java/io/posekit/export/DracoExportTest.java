@@ -159,6 +159,63 @@ class DracoExportTest {
     }
 
     @Test
+    void accessorsSharedByTwoPrimitivesAreCopiedAndTheirViewsDropped() {
+        // two meshes whose primitives share one quad's POSITION and indices accessors (views 0 and 1)
+        float[] quad = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
+        ByteBuffer bin = ByteBuffer.allocate(60).order(ByteOrder.LITTLE_ENDIAN);
+        for (float f : quad) {
+            bin.putFloat(f);
+        }
+        for (int i : new int[] {0, 1, 2, 0, 2, 3}) {
+            bin.putShort((short) i);
+        }
+        String json = "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,1]}],"
+                + "\"nodes\":[{\"mesh\":0},{\"mesh\":1}],"
+                + "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1}]},"
+                + "{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1}]}],"
+                + "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\","
+                + "\"min\":[0,0,0],\"max\":[1,1,0]},{\"bufferView\":1,\"componentType\":5123,\"count\":6,"
+                + "\"type\":\"SCALAR\"}],\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":48},"
+                + "{\"buffer\":0,\"byteOffset\":48,\"byteLength\":12}],\"buffers\":[{\"byteLength\":60}]}";
+        DracoCompression.Result r = DracoCompression.apply(json, bin.array());
+        JsonNode root = r.root();
+        JsonNode a = root.get("meshes").get(0).get("primitives").get(0);
+        JsonNode b = root.get("meshes").get(1).get("primitives").get(0);
+        assertThat(a.get("attributes").get("POSITION").asInt()).isNotEqualTo(b.get("attributes").get("POSITION").asInt());
+        assertThat(a.get("indices").asInt()).isNotEqualTo(b.get("indices").asInt());
+        assertThat(root.get("accessors").size()).isEqualTo(4);
+        for (JsonNode accessor : root.get("accessors")) {
+            assertThat(accessor.has("bufferView")).isFalse();
+        }
+        // the two streams, and nothing of the old views
+        assertThat(root.get("bufferViews").size()).isEqualTo(2);
+        assertThat(a.get("extensions").get(DracoCompression.EXTENSION).get("bufferView").asInt()).isZero();
+        assertThat(b.get("extensions").get(DracoCompression.EXTENSION).get("bufferView").asInt()).isOne();
+        byte[] jsonBytes = r.json(null);
+        int jsonLength = (jsonBytes.length + 3) / 4 * 4;
+        ByteBuffer glb = ByteBuffer.allocate(28 + jsonLength + r.bin().length).order(ByteOrder.LITTLE_ENDIAN);
+        glb.putInt(GltfWriter.MAGIC).putInt(2).putInt(glb.capacity()).putInt(jsonLength).putInt(GltfWriter.CHUNK_JSON)
+                .put(jsonBytes);
+        while (glb.position() < 20 + jsonLength) {
+            glb.put((byte) ' ');
+        }
+        glb.putInt(r.bin().length).putInt(GltfWriter.CHUNK_BIN).put(r.bin());
+        Model back = RoundTrip.reimport(glb.array());
+        assertThat(back.meshes()).hasSize(2);
+        for (MeshInstance m : back.meshes()) {
+            Primitive p = m.primitives().getFirst();
+            assertThat(p.indices()).hasSize(6);
+            // the quad's corners, exactly (every coordinate is 0 or 1: on Draco's quantization grid)
+            List<String> corners = new ArrayList<>();
+            for (int i : p.indices()) {
+                corners.add(p.positions()[3 * i] + "," + p.positions()[3 * i + 1]);
+            }
+            assertThat(corners).containsExactlyInAnyOrder("0.0,0.0", "1.0,0.0", "1.0,1.0", "0.0,0.0", "1.0,1.0",
+                    "0.0,1.0");
+        }
+    }
+
+    @Test
     void degenerateTrianglesAreDroppedByEdgebreakerNeverAFailure() {
         // a quad (2 triangles) and 2 degenerate triangles: one with a repeated index, one with three equal positions
         float[] positions = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 5, 5, 5, 5, 5, 5, 5, 5, 5};
