@@ -300,8 +300,12 @@ export interface paths {
                  *     int8 normalized; texture coordinates in [0, 1] uint16 normalized. A position moves by at most
                  *     `h / 65534` per component (`h` half the largest extent of the quantized box) before posing. `meshopt`:
                  *     `quantize`, then the vertex, index, inverse bind matrix and animation buffer views that it shrinks compressed
-                 *     with `EXT_meshopt_compression` (required; lossless), with a fallback buffer without data. Any other value is
-                 *     a 400 naming `compress`.
+                 *     with `EXT_meshopt_compression` (required; lossless), with a fallback buffer without data. `draco`: every
+                 *     triangle-list primitive without morph targets compressed with `KHR_draco_mesh_compression` (required, no
+                 *     uncompressed fallback) by Google's Draco encoder with glTF Transform's defaults (edgebreaker; positions 14
+                 *     bits, normals 10, colours 8, texture coordinates and other float attributes 12; integer attributes exact):
+                 *     the same triangles over merged, reordered vertices, a position moving by at most `e / 32766` per component
+                 *     (`e` the largest extent of the primitive's bounding box). Any other value is a 400 naming `compress`.
                  * @example meshopt
                  */
                 compress?: components["parameters"]["Compress"];
@@ -600,8 +604,12 @@ export interface paths {
                  *     int8 normalized; texture coordinates in [0, 1] uint16 normalized. A position moves by at most
                  *     `h / 65534` per component (`h` half the largest extent of the quantized box) before posing. `meshopt`:
                  *     `quantize`, then the vertex, index, inverse bind matrix and animation buffer views that it shrinks compressed
-                 *     with `EXT_meshopt_compression` (required; lossless), with a fallback buffer without data. Any other value is
-                 *     a 400 naming `compress`.
+                 *     with `EXT_meshopt_compression` (required; lossless), with a fallback buffer without data. `draco`: every
+                 *     triangle-list primitive without morph targets compressed with `KHR_draco_mesh_compression` (required, no
+                 *     uncompressed fallback) by Google's Draco encoder with glTF Transform's defaults (edgebreaker; positions 14
+                 *     bits, normals 10, colours 8, texture coordinates and other float attributes 12; integer attributes exact):
+                 *     the same triangles over merged, reordered vertices, a position moving by at most `e / 32766` per component
+                 *     (`e` the largest extent of the primitive's bounding box). Any other value is a 400 naming `compress`.
                  * @example meshopt
                  */
                 compress?: components["parameters"]["Compress"];
@@ -665,8 +673,12 @@ export interface paths {
                  *     int8 normalized; texture coordinates in [0, 1] uint16 normalized. A position moves by at most
                  *     `h / 65534` per component (`h` half the largest extent of the quantized box) before posing. `meshopt`:
                  *     `quantize`, then the vertex, index, inverse bind matrix and animation buffer views that it shrinks compressed
-                 *     with `EXT_meshopt_compression` (required; lossless), with a fallback buffer without data. Any other value is
-                 *     a 400 naming `compress`.
+                 *     with `EXT_meshopt_compression` (required; lossless), with a fallback buffer without data. `draco`: every
+                 *     triangle-list primitive without morph targets compressed with `KHR_draco_mesh_compression` (required, no
+                 *     uncompressed fallback) by Google's Draco encoder with glTF Transform's defaults (edgebreaker; positions 14
+                 *     bits, normals 10, colours 8, texture coordinates and other float attributes 12; integer attributes exact):
+                 *     the same triangles over merged, reordered vertices, a position moving by at most `e / 32766` per component
+                 *     (`e` the largest extent of the primitive's bounding box). Any other value is a 400 naming `compress`.
                  * @example meshopt
                  */
                 compress?: components["parameters"]["Compress"];
@@ -2166,11 +2178,15 @@ export interface components {
          *     int8 normalized; texture coordinates in [0, 1] uint16 normalized. A position moves by at most
          *     `h / 65534` per component (`h` half the largest extent of the quantized box) before posing. `meshopt`:
          *     `quantize`, then the vertex, index, inverse bind matrix and animation buffer views that it shrinks compressed
-         *     with `EXT_meshopt_compression` (required; lossless), with a fallback buffer without data. Any other value is
-         *     a 400 naming `compress`.
+         *     with `EXT_meshopt_compression` (required; lossless), with a fallback buffer without data. `draco`: every
+         *     triangle-list primitive without morph targets compressed with `KHR_draco_mesh_compression` (required, no
+         *     uncompressed fallback) by Google's Draco encoder with glTF Transform's defaults (edgebreaker; positions 14
+         *     bits, normals 10, colours 8, texture coordinates and other float attributes 12; integer attributes exact):
+         *     the same triangles over merged, reordered vertices, a position moving by at most `e / 32766` per component
+         *     (`e` the largest extent of the primitive's bounding box). Any other value is a 400 naming `compress`.
          * @example meshopt
          */
-        Compress: "none" | "quantize" | "meshopt";
+        Compress: "none" | "quantize" | "meshopt" | "draco";
     };
     requestBodies: never;
     headers: never;
@@ -3003,8 +3019,12 @@ export interface operations {
                  *     int8 normalized; texture coordinates in [0, 1] uint16 normalized. A position moves by at most
                  *     `h / 65534` per component (`h` half the largest extent of the quantized box) before posing. `meshopt`:
                  *     `quantize`, then the vertex, index, inverse bind matrix and animation buffer views that it shrinks compressed
-                 *     with `EXT_meshopt_compression` (required; lossless), with a fallback buffer without data. Any other value is
-                 *     a 400 naming `compress`.
+                 *     with `EXT_meshopt_compression` (required; lossless), with a fallback buffer without data. `draco`: every
+                 *     triangle-list primitive without morph targets compressed with `KHR_draco_mesh_compression` (required, no
+                 *     uncompressed fallback) by Google's Draco encoder with glTF Transform's defaults (edgebreaker; positions 14
+                 *     bits, normals 10, colours 8, texture coordinates and other float attributes 12; integer attributes exact):
+                 *     the same triangles over merged, reordered vertices, a position moving by at most `e / 32766` per component
+                 *     (`e` the largest extent of the primitive's bounding box). Any other value is a 400 naming `compress`.
                  * @example meshopt
                  */
                 compress?: components["parameters"]["Compress"];
@@ -3395,8 +3415,12 @@ export interface operations {
                  *     int8 normalized; texture coordinates in [0, 1] uint16 normalized. A position moves by at most
                  *     `h / 65534` per component (`h` half the largest extent of the quantized box) before posing. `meshopt`:
                  *     `quantize`, then the vertex, index, inverse bind matrix and animation buffer views that it shrinks compressed
-                 *     with `EXT_meshopt_compression` (required; lossless), with a fallback buffer without data. Any other value is
-                 *     a 400 naming `compress`.
+                 *     with `EXT_meshopt_compression` (required; lossless), with a fallback buffer without data. `draco`: every
+                 *     triangle-list primitive without morph targets compressed with `KHR_draco_mesh_compression` (required, no
+                 *     uncompressed fallback) by Google's Draco encoder with glTF Transform's defaults (edgebreaker; positions 14
+                 *     bits, normals 10, colours 8, texture coordinates and other float attributes 12; integer attributes exact):
+                 *     the same triangles over merged, reordered vertices, a position moving by at most `e / 32766` per component
+                 *     (`e` the largest extent of the primitive's bounding box). Any other value is a 400 naming `compress`.
                  * @example meshopt
                  */
                 compress?: components["parameters"]["Compress"];
@@ -3514,8 +3538,12 @@ export interface operations {
                  *     int8 normalized; texture coordinates in [0, 1] uint16 normalized. A position moves by at most
                  *     `h / 65534` per component (`h` half the largest extent of the quantized box) before posing. `meshopt`:
                  *     `quantize`, then the vertex, index, inverse bind matrix and animation buffer views that it shrinks compressed
-                 *     with `EXT_meshopt_compression` (required; lossless), with a fallback buffer without data. Any other value is
-                 *     a 400 naming `compress`.
+                 *     with `EXT_meshopt_compression` (required; lossless), with a fallback buffer without data. `draco`: every
+                 *     triangle-list primitive without morph targets compressed with `KHR_draco_mesh_compression` (required, no
+                 *     uncompressed fallback) by Google's Draco encoder with glTF Transform's defaults (edgebreaker; positions 14
+                 *     bits, normals 10, colours 8, texture coordinates and other float attributes 12; integer attributes exact):
+                 *     the same triangles over merged, reordered vertices, a position moving by at most `e / 32766` per component
+                 *     (`e` the largest extent of the primitive's bounding box). Any other value is a 400 naming `compress`.
                  * @example meshopt
                  */
                 compress?: components["parameters"]["Compress"];

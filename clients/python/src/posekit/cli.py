@@ -305,7 +305,7 @@ def parser() -> argparse.ArgumentParser:
     cv.add_argument("file")
     cv.add_argument("--clips")
     cv.add_argument("--fps", type=float)
-    cv.add_argument("--compress", choices=["none", "quantize", "meshopt"])
+    cv.add_argument("--compress", choices=["none", "quantize", "meshopt", "draco"])
     cv.add_argument("--out", required=True)
 
     rt = sub.add_parser("retarget", parents=[common], help="SOURCE's clips onto TARGET's skeleton: the new asset as GLB, or the report")

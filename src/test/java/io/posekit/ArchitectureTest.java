@@ -65,9 +65,19 @@ class ArchitectureTest {
         // alone, which bounds its memory and time and turns every failure of it into an ImportException
         noClasses().that().doNotHaveFullyQualifiedName("io.posekit.asset.gltf.DracoDecoder")
                 .and().resideOutsideOfPackage("io.posekit.asset.gltf.draco..")
+                .and().doNotHaveFullyQualifiedName("io.posekit.export.DracoEncoder")
+                .and().resideOutsideOfPackage("io.posekit.export.draco..")
                 .should().dependOnClassesThat().resideInAnyPackage("com.dylibso.chicory..",
                         "io.posekit.asset.gltf.draco..")
                 .because("DracoDecoder bounds and guards every call into the decoder")
+                .check(classes);
+        // and the Draco encoder (Google's, the same way) by its adapter alone
+        noClasses().that().doNotHaveFullyQualifiedName("io.posekit.export.DracoEncoder")
+                .and().resideOutsideOfPackage("io.posekit.export.draco..")
+                .and().doNotHaveFullyQualifiedName("io.posekit.asset.gltf.DracoDecoder")
+                .and().resideOutsideOfPackage("io.posekit.asset.gltf.draco..")
+                .should().dependOnClassesThat().resideInAnyPackage("com.dylibso.chicory..", "io.posekit.export.draco..")
+                .because("DracoEncoder bounds and guards every call into the encoder")
                 .check(classes);
         // the warm-up drives the core and the API from outside, as a client would: no Spring either
         noClasses().that().resideInAPackage("io.posekit.warmup..")

@@ -29,7 +29,8 @@ class PosedGlbRoutes implements ApiRoutes {
     }
 
     /**
-     * The {@code compress} query parameter: {@code none} (default), {@code quantize} or {@code meshopt}.
+     * The {@code compress} query parameter: {@code none} (default), {@code quantize}, {@code meshopt} or
+     * {@code draco}.
      *
      * @throws ApiException 400 naming the parameter for any other value
      */
@@ -39,8 +40,9 @@ class PosedGlbRoutes implements ApiRoutes {
         }
         Compression c = Compression.byWireName(text.strip());
         if (c == null) {
-            throw ApiException.badRequest("Invalid compress", "compress '" + text
-                    + "' is not one of none, quantize, meshopt");
+            throw ApiException.badRequest("Invalid compress", "compress '" + text + "' is not one of "
+                    + java.util.Arrays.stream(Compression.values()).map(Compression::wireName)
+                            .collect(java.util.stream.Collectors.joining(", ")));
         }
         return c;
     }

@@ -20,14 +20,26 @@ import java.util.Locale;
  *       bind matrices or animation keys compressed with {@code EXT_meshopt_compression} (used and required;
  *       lossless over the quantized data) where that makes it smaller, the uncompressed layout declared in a
  *       fallback buffer without data; views it would not shrink (images, tiny views) stay as they are.</li>
+ *   <li>{@link #DRACO}: every triangle-list primitive without morph targets compressed with
+ *       {@code KHR_draco_mesh_compression} (used and required, no uncompressed fallback) by Google's Draco encoder
+ *       ({@link DracoCompression}), as glTF Transform's {@code draco()} does with its defaults: edgebreaker, encode
+ *       and decode speed 5, float attributes quantized with 14 bits for positions (in the primitive's bounding cube),
+ *       10 for normals, 8 for colours, 12 for texture coordinates and the other float attributes (tangents,
+ *       weights); integer attributes (joints, normalized weights) exact. The decoded mesh has the same triangles
+ *       with the same corner values (within those steps) over merged, reordered vertices; degenerate triangles are
+ *       dropped. Errors: a position component by at most half a step, {@code e / (2 · 16383)} ({@code e} the
+ *       largest extent of the primitive's bounding box); a texture coordinate or a float generic component by
+ *       {@code e / (2 · 4095)} of its own box; a normal component by {@code √18 / 1022} (4.2e-3: half a step of the
+ *       octahedral grid, {@code 1 / 1022} in each of its two coordinates, mapped to the sphere).</li>
  * </ul>
  */
 public enum Compression {
     NONE,
     QUANTIZE,
-    MESHOPT;
+    MESHOPT,
+    DRACO;
 
-    /** The value of the {@code compress} query parameter: {@code none}, {@code quantize} or {@code meshopt}. */
+    /** The value of the {@code compress} query parameter: {@code none}, {@code quantize}, {@code meshopt} or {@code draco}. */
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }
@@ -42,8 +54,11 @@ public enum Compression {
         return null;
     }
 
-    /** Whether vertex attributes are quantized ({@link #QUANTIZE} and {@link #MESHOPT}). */
+    /**
+     * Whether vertex attributes are written quantized with {@code KHR_mesh_quantization} ({@link #QUANTIZE} and
+     * {@link #MESHOPT}; {@link #DRACO} quantizes inside its streams).
+     */
     public boolean quantizes() {
-        return this != NONE;
+        return this == QUANTIZE || this == MESHOPT;
     }
 }

@@ -32,7 +32,9 @@ import java.util.Set;
  * int16 positions and int8 normals take a {@code byteStride} (8 and 4) so each element starts on 4 bytes. With
  * {@link Compression#MESHOPT} the output's layout is made once, when first written: every view the meshopt codecs
  * shrink is compressed into buffer 0 and declared with {@code EXT_meshopt_compression} over its uncompressed layout
- * in buffer 1, a fallback buffer without data; the other views stay in buffer 0.
+ * in buffer 1, a fallback buffer without data; the other views stay in buffer 0. With {@link Compression#DRACO} the
+ * document is written as with {@link Compression#NONE} and then its triangle primitives compressed with
+ * {@code KHR_draco_mesh_compression} ({@link DracoCompression}) when it is output.
  *
  * <p>Not thread-safe: one builder per document.
  */
@@ -708,8 +710,9 @@ final class GltfWriter {
      * @throws IllegalArgumentException when it would exceed the bytes one output can hold
      */
     byte[] glb(Map<String, ?> extras) {
-        byte[] json = json(extras, null).getBytes(StandardCharsets.UTF_8);
-        long binLength = layout().binLength();
+        DracoCompression.Result draco = draco(extras);
+        byte[] json = draco != null ? draco.json(null) : json(extras, null).getBytes(StandardCharsets.UTF_8);
+        long binLength = draco != null ? draco.bin().length : layout().binLength();
         int jsonLength = align4(json.length);
         long total = 12L + 8 + jsonLength + (binLength > 0 ? 8 + binLength : 0);
         if (total > MAX_BYTES) {
@@ -724,9 +727,31 @@ final class GltfWriter {
         }
         if (binLength > 0) {
             out.putInt((int) binLength).putInt(CHUNK_BIN);
-            fillBuffer(out.slice().order(ByteOrder.LITTLE_ENDIAN));
+            if (draco != null) {
+                out.put(draco.bin());
+            } else {
+                fillBuffer(out.slice().order(ByteOrder.LITTLE_ENDIAN));
+            }
         }
         return out.array();
+    }
+
+    /**
+     * With {@link Compression#DRACO}, the document with its triangle primitives Draco-compressed
+     * ({@link DracoCompression}); {@code null} otherwise.
+     */
+    private DracoCompression.Result draco(Map<String, ?> extras) {
+        if (compression != Compression.DRACO) {
+            return null;
+        }
+        long binLength = layout().binLength();
+        if (binLength > MAX_BYTES) {
+            throw new IllegalArgumentException("the buffer would take " + binLength + " bytes; at most " + MAX_BYTES
+                    + " can be written");
+        }
+        ByteBuffer bin = ByteBuffer.allocate((int) binLength).order(ByteOrder.LITTLE_ENDIAN);
+        fillBuffer(bin);
+        return DracoCompression.apply(json(extras, null), bin.array());
     }
 
     /**
@@ -735,17 +760,22 @@ final class GltfWriter {
      * @throws IllegalArgumentException when it would exceed the bytes one output can hold
      */
     byte[] gltfJson(Map<String, ?> extras) {
+        DracoCompression.Result draco = draco(extras);
         String uri = null;
-        long binLength = layout().binLength();
+        long binLength = draco != null ? draco.bin().length : layout().binLength();
         if (binLength > 0) {
             if (binLength / 3 * 4 + 64 > MAX_BYTES / 2) {
                 throw new IllegalArgumentException("the embedded buffer of " + binLength + " bytes is too large for glTF "
                         + "JSON; ask for the GLB");
             }
-            ByteBuffer bin = ByteBuffer.allocate((int) binLength).order(ByteOrder.LITTLE_ENDIAN);
-            fillBuffer(bin);
-            uri = "data:application/octet-stream;base64," + Base64.getEncoder().encodeToString(bin.array());
+            byte[] bytes = draco != null ? draco.bin() : null;
+            if (bytes == null) {
+                ByteBuffer bin = ByteBuffer.allocate((int) binLength).order(ByteOrder.LITTLE_ENDIAN);
+                fillBuffer(bin);
+                bytes = bin.array();
+            }
+            uri = "data:application/octet-stream;base64," + Base64.getEncoder().encodeToString(bytes);
         }
-        return json(extras, uri).getBytes(StandardCharsets.UTF_8);
+        return draco != null ? draco.json(uri) : json(extras, uri).getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -126,12 +126,48 @@ class CompressedGlbApiTest {
     }
 
     @Test
+    void dracoDeclaresItsExtensionAndUploadsBackWithTheSameTriangles() {
+        for (String route : new String[] {"/posed.glb?clip=Bend&time=1.5&compress=", "/animated.glb?compress=",
+            "/animated.gltf?compress="}) {
+            boolean glb = route.contains(".glb");
+            PosekitClient.Response plain = client.get(base + route + "none", glb ? GLB : "model/gltf+json");
+            PosekitClient.Response r = client.get(base + route + "draco", glb ? GLB : "model/gltf+json");
+            assertThat(r.status()).as(r.toString()).isEqualTo(200);
+            JsonNode json = glb ? jsonChunk(r.body()) : JSON.readTree(r.body());
+            assertThat(required(json)).as(route).containsExactly("KHR_draco_mesh_compression");
+            assertThat(json.get("asset").get("extras").get("compression").asString()).isEqualTo("draco");
+            assertThat(triangles(client.uploadedAssetPath(glb ? "back.glb" : "back.gltf", r.body())))
+                    .as(route).isEqualTo(triangles(client.uploadedAssetPath(glb ? "plain.glb" : "plain.gltf",
+                            plain.body())));
+        }
+    }
+
+    /**
+     * The mode, triangle count (of a triangle list: indexed or not; Draco's are always indexed) or index count, and
+     * attribute names of every primitive of the uploaded asset (its summary).
+     */
+    private List<String> triangles(String assetPath) {
+        PosekitClient.Response r = client.get(assetPath);
+        assertThat(r.status()).as(r.toString()).isEqualTo(200);
+        List<String> out = new ArrayList<>();
+        for (JsonNode m : r.json().get("meshes")) {
+            for (JsonNode p : m.get("primitives")) {
+                int indices = p.get("indexCount").asInt(-1);
+                String mode = p.get("mode").asString();
+                int count = mode.equals("triangles") ? (indices > 0 ? indices : p.get("vertexCount").asInt()) / 3 : indices;
+                out.add(mode + " " + count + " " + p.get("attributes"));
+            }
+        }
+        return out;
+    }
+
+    @Test
     void anUnknownValueIsAProblemNamingTheParameter() {
-        assertProblem(client.get(base + "/posed.glb?compress=draco", GLB), 400,
-                "compress 'draco' is not one of none, quantize, meshopt");
+        assertProblem(client.get(base + "/posed.glb?compress=gzip", GLB), 400,
+                "compress 'gzip' is not one of none, quantize, meshopt, draco");
         assertProblem(client.get(base + "/animated.glb?compress=MESHOPT", GLB), 400,
-                "compress 'MESHOPT' is not one of none, quantize, meshopt");
+                "compress 'MESHOPT' is not one of none, quantize, meshopt, draco");
         assertProblem(client.get(base + "/animated.gltf?compress=", "model/gltf+json"), 400,
-                "compress '' is not one of none, quantize, meshopt");
+                "compress '' is not one of none, quantize, meshopt, draco");
     }
 }

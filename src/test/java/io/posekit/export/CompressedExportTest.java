@@ -237,7 +237,7 @@ class CompressedExportTest {
 
     private static void assertPoseLikeUncompressed(String id, Model original, List<Double> times) {
         Map<Compression, byte[]> glbs = new LinkedHashMap<>();
-        for (Compression c : Compression.values()) {
+        for (Compression c : new Compression[] {Compression.NONE, Compression.QUANTIZE, Compression.MESHOPT}) {
             glbs.put(c, AnimatedGltf.of(original, options(c)).glb());
         }
         Model none = reimport(glbs.get(Compression.NONE));

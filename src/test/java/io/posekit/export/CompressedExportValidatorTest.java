@@ -19,12 +19,15 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The Khronos glTF-Validator on the compressed exports ({@code compress=quantize} and {@code meshopt}): 0 errors and
+ * The Khronos glTF-Validator on the compressed exports ({@code compress=quantize}, {@code meshopt} and {@code draco}): 0
+ * errors and
  * 0 warnings for the posed and animated exports of the multi-mesh fixture, and of BrainStem, Fox and CesiumMan (when
  * the conformance data is there). Runs the validator installed by {@code tools/gltf-validate} ({@code npm ci} there)
  * with the host's Node.js; skipped when either is missing (GltfValidatorIT runs it in a container). The validator
  * does not decode {@code EXT_meshopt_compression} (an info, UNSUPPORTED_EXTENSION): for meshopt files it checks the
- * JSON and the uncompressed layout; the data is checked by CompressedExportTest.
+ * JSON and the uncompressed layout; the data is checked by CompressedExportTest. It checks
+ * {@code KHR_draco_mesh_compression}'s JSON (the extension object, its buffer view, accessors without views) but does
+ * not decode the streams: DracoExportTest and tools/draco-export (three.js) do.
  */
 class CompressedExportValidatorTest {
 
@@ -77,7 +80,7 @@ class CompressedExportValidatorTest {
     }
 
     private static void add(Map<String, byte[]> files, String id, Model model) {
-        for (Compression c : new Compression[] {Compression.QUANTIZE, Compression.MESHOPT}) {
+        for (Compression c : new Compression[] {Compression.QUANTIZE, Compression.MESHOPT, Compression.DRACO}) {
             files.put(id + "-animated-" + c.wireName() + ".glb", AnimatedGltf.of(model,
                     new AnimatedGltf.Options(null, null, AnimatedGltf.Options.DEFAULT_TOLERANCE, c)).glb());
             if (!model.meshes().isEmpty()) {
