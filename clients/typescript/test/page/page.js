@@ -2,14 +2,19 @@
 // vertices against posekit's skinned vertices, and the frame cost of driving ten characters.
 import { Vector3 } from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { DRACOLoader } from 'three/addons/loaders/DRACOLoader.js';
 import { Posekit } from '/__posekit_client/dist/src/index.js';
 import { PosekitCharacter, loadPosed } from '/__posekit_client/dist/src/three.js';
 
 const client = new Posekit({ baseUrl: location.origin });
 
-/** A conformance asset by its path, or any URL (posekit's animated.glb). */
+// three.js's Draco decoder (Google's, as WebAssembly) from the three package, for posekit's compress=draco exports
+const draco = new DRACOLoader().setDecoderPath('/__posekit_client/three/examples/jsm/libs/draco/gltf/');
+
+/** A conformance asset by its path, or any URL (posekit's animated.glb, also Draco-compressed). */
 async function load(file) {
-  return new GLTFLoader().loadAsync(file.startsWith('/') ? file : `/__posekit_client/assets/${file}`);
+  return new GLTFLoader().setDRACOLoader(draco)
+    .loadAsync(file.startsWith('/') ? file : `/__posekit_client/assets/${file}`);
 }
 
 /**
