@@ -246,12 +246,10 @@ final class CatmullClark {
     private record Level(double[] values, int[] indices) {
     }
 
-    /** Accumulates weighted values of a layer. */
+    /** The inputs of one vertex point: references into the layer (see {@link #layer}) and their weights. */
     private static final class Sum {
-        final int[] refs = new int[64];
-        final double[] weights = new double[64];
-        int[] bigRefs = refs;
-        double[] bigWeights = weights;
+        int[] bigRefs = new int[64];
+        double[] bigWeights = new double[64];
         int n;
 
         void clear() {

@@ -31,6 +31,10 @@ import java.util.List;
  *   <li>Every polygon corner becomes the vertex of its (control point, normal, every UV, colour) tuple — equal values
  *       are one vertex — in order of first appearance; a vertex remembers its control point, so skin influences reach
  *       every vertex split from it.</li>
+ *   <li>A geometry the file displays smooth ({@link FbxSmoothMesh}: {@code Smoothness} 2 or 3,
+ *       {@code PreviewDivisionLevels}) is first Catmull-Clark subdivided ({@link CatmullClark}); its vertices are then
+ *       the subdivided surface's, with generated smooth normals, and each new quad keeps its cage polygon's
+ *       material.</li>
  *   <li>The Model's geometric transform, when it is not the identity, is applied to the positions (and by its inverse
  *       transpose to the normals, renormalised) — so every consumer, skinned or not, sees the geometry where FBX puts
  *       it, and skins need no extra factor.</li>
