@@ -19,8 +19,10 @@ import java.util.List;
  * @param tolerance the per-coordinate tolerance after scaling
  * @param positionScale the factor both sides are scaled by before comparing
  * @param blender whether the file says {@code www.blender.org}
+ * @param noSubdivision whether the OBJ says {@code ufbx:no_subdivision}: it is the cage of a mesh the FBX displays
+ *     smooth (ufbx's tests then compare the unsubdivided mesh)
  */
-record ObjMeshes(List<Mesh> meshes, double tolerance, double positionScale, boolean blender) {
+record ObjMeshes(List<Mesh> meshes, double tolerance, double positionScale, boolean blender, boolean noSubdivision) {
 
     /**
      * One mesh.
@@ -41,6 +43,7 @@ record ObjMeshes(List<Mesh> meshes, double tolerance, double positionScale, bool
         double tolerance = 0.001;
         double scale = 1;
         boolean blender = false;
+        boolean noSubdivision = false;
         double[] v = new double[3 * 1024];
         int vn = 0;
         List<List<String>> names = new ArrayList<>();
@@ -55,6 +58,8 @@ record ObjMeshes(List<Mesh> meshes, double tolerance, double positionScale, bool
                     tolerance = Double.parseDouble(c.substring(15));
                 } else if (c.startsWith("ufbx:position_scale=")) {
                     scale = Double.parseDouble(c.substring(20));
+                } else if (c.equals("ufbx:no_subdivision")) {
+                    noSubdivision = true;
                 } else if (c.equals("www.blender.org")) {
                     blender = true;
                 } else if (c.contains("www.blender.org")) {
@@ -105,6 +110,6 @@ record ObjMeshes(List<Mesh> meshes, double tolerance, double positionScale, bool
             }
             meshes.add(new Mesh(names.get(m), p));
         }
-        return new ObjMeshes(meshes, tolerance, scale, blender);
+        return new ObjMeshes(meshes, tolerance, scale, blender, noSubdivision);
     }
 }

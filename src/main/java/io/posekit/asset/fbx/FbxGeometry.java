@@ -31,6 +31,10 @@ import java.util.List;
  *   <li>Every polygon corner becomes the vertex of its (control point, normal, every UV, colour) tuple — equal values
  *       are one vertex — in order of first appearance; a vertex remembers its control point, so skin influences reach
  *       every vertex split from it.</li>
+ *   <li>A geometry the file displays smooth ({@link FbxSmoothMesh}: {@code Smoothness} 2 or 3,
+ *       {@code PreviewDivisionLevels}) is first Catmull-Clark subdivided ({@link CatmullClark}); its vertices are then
+ *       the subdivided surface's, with generated smooth normals, and each new quad keeps its cage polygon's
+ *       material.</li>
  *   <li>The Model's geometric transform, when it is not the identity, is applied to the positions (and by its inverse
  *       transpose to the normals, renormalised) — so every consumer, skinned or not, sees the geometry where FBX puts
  *       it, and skins need no extra factor.</li>
@@ -189,6 +193,20 @@ final class FbxGeometry {
      * @throws ImportException invalid (422) for malformed arrays or indices out of range; too large (413) past the budget
      */
     static Mesh read(FbxScene.FbxObject geometry, double[] geometric, DecodeBudget budget, ImportWarnings warnings) {
+        return read(geometry, geometric, true, false, budget, warnings);
+    }
+
+    /**
+     * Decodes a mesh geometry; one the file displays smooth ({@link FbxSmoothMesh}) is Catmull-Clark subdivided
+     * ({@link CatmullClark}) unless {@code deformed} (a skin or blend shapes reach it: those are kept on the cage, with
+     * a warning) or the result would pass the vertex limit (the cage is kept, with a warning).
+     *
+     * @param smoothMeshes whether a mesh displayed smooth is subdivided at all ({@code false}: every cage is kept)
+     * @param deformed whether deformers (skin, blend shapes) are connected to the geometry
+     */
+    static Mesh read(FbxScene.FbxObject geometry, double[] geometric, boolean smoothMeshes, boolean deformed,
+            DecodeBudget budget,
+            ImportWarnings warnings) {
         String where = geometry.label();
         FbxNode verticesNode = geometry.child("Vertices");
         FbxNode indexNode = geometry.child("PolygonVertexIndex");
@@ -273,6 +291,35 @@ final class FbxGeometry {
         }
         colors = settle(colors, corners, controlPoints, polygonCount, where, warnings);
 
+        // a mesh the file displays smooth: subdivided as the authoring tool shows it
+        int[] faceOrigin = null;
+        int[] cagePolygonStart = polygonStart;
+        int[] cageCornerPoint = cornerPoint;
+        polygonStart[polygonCount] = corners;
+        CatmullClark.Cage smooth = !smoothMeshes ? null : smooth(geometry, deformed, vertices, cornerPoint, polygonStart, polygonCount,
+                uvs, colors, budget, warnings);
+        if (smooth != null) {
+            vertices = smooth.positions();
+            controlPoints = smooth.vertexCount();
+            cornerPoint = smooth.cornerVertex();
+            corners = cornerPoint.length;
+            polygonStart = smooth.faceStart();
+            polygonCount = smooth.faceCount();
+            triangles = 2 * polygonCount;
+            faceOrigin = smooth.faceOrigin();
+            normals = new Layer("normals", "Normals", BY_CONTROL_POINT, CatmullClark.normals(smooth), 3, null);
+            int a = 0;
+            for (int u = 0; u < uvs.size(); u++) {
+                CatmullClark.Attribute uv = smooth.attributes().get(a++);
+                uvs.set(u, new Layer(uvs.get(u).what(), "UV", BY_POLYGON_VERTEX, uv.values(), 2, uv.cornerIndex()));
+            }
+            if (colors != null) {
+                CatmullClark.Attribute rgba = smooth.attributes().get(a);
+                colors = new Layer(colors.what(), "Colors", BY_POLYGON_VERTEX, rgba.values(), 4, rgba.cornerIndex());
+            }
+            budget.charge(corners, 4 * 11, where + " subdivided polygon vertices");
+        }
+
         // unique (control point, normal, uvs, colour) per corner, in order of first appearance
         // (the per-corner charge above covers a key of 6 ints; more UV layers or a colour widen it)
         budget.charge((long) Math.max(0, width - 6) * corners, 4, where + " vertex keys");
@@ -284,7 +331,6 @@ final class FbxGeometry {
         Arrays.fill(table, -1);
         int[] firstCorner = new int[corners];
         int unique = 0;
-        polygonStart[polygonCount] = corners;
         for (int p = 0; p < polygonCount; p++) {
             budget.checkTime();
             int first = polygonStart[p];
@@ -413,7 +459,11 @@ final class FbxGeometry {
             int first = polygonStart[p];
             int material = 0;
             if (materials != null && polygonStart[p + 1] - first >= 3) {
-                material = (int) materials.data()[materials.element(first, cornerPoint[first], p, where)];
+                // a subdivided polygon takes its cage polygon's material
+                int source = faceOrigin == null ? p : faceOrigin[p];
+                int sourceFirst = cagePolygonStart[source];
+                material = (int) materials.data()[materials.element(sourceFirst, cageCornerPoint[sourceFirst], source,
+                        where)];
                 if (material < 0) {
                     negative++;
                     material = 0; // as three.js: the first material
@@ -445,6 +495,111 @@ final class FbxGeometry {
         }
         return new Mesh(positions, outNormals, vertexPoint, indices, attributes, controlPoints, texcoordSets, rgba,
                 uvSetNames, triangleMaterials);
+    }
+
+    /**
+     * The subdivided mesh of a geometry the file displays smooth, or {@code null} to keep the cage: when it is not
+     * displayed smooth, is deformed (warned), or the levels would pass the vertex limit or the corner cap (warned).
+     * Polygons of fewer than 3 corners are left out; the face-varying attributes are the UV layers in order, then the
+     * colours. UVs and colours use ufbx's boundary rule for them ({@link CatmullClark.Boundary#SHARP_BOUNDARY}).
+     */
+    private static CatmullClark.Cage smooth(FbxScene.FbxObject geometry, boolean deformed, double[] vertices,
+            int[] cornerPoint, int[] polygonStart, int polygonCount, List<Layer> uvs, Layer colors,
+            DecodeBudget budget, ImportWarnings warnings) {
+        int levels = FbxSmoothMesh.levels(geometry, warnings);
+        if (levels == 0) {
+            return null;
+        }
+        String where = geometry.label();
+        if (deformed) {
+            warnings.add(where + " is displayed smooth (" + levels + " subdivision level(s)), but a skin or blend shape"
+                    + " deforms it; its cage is kept");
+            return null;
+        }
+        int faces = 0;
+        int kept = 0;
+        for (int p = 0; p < polygonCount; p++) {
+            int size = polygonStart[p + 1] - polygonStart[p];
+            if (size >= 3) {
+                faces++;
+                kept += size;
+            }
+        }
+        // bound every level before allocating: V' ≤ F + 2C, C' = 4C, F' = C
+        long maxVertices = budget.limits() == null ? Long.MAX_VALUE : budget.limits().maxVertices();
+        long f = faces;
+        long c = kept;
+        for (int l = 0; l < levels; l++) {
+            long v = f + 2 * c;
+            f = c;
+            c = 4 * c;
+            if (v > maxVertices || c > MAX_CORNERS) {
+                warnings.add(where + " is displayed smooth (" + levels + " subdivision level(s)), but level " + (l + 1)
+                        + " would make up to " + v + " vertices and " + c + " polygon vertices (limits "
+                        + maxVertices + " and " + MAX_CORNERS + "); its cage is kept");
+                return null;
+            }
+        }
+        int[] faceStart = new int[faces + 1];
+        int[] cv = new int[kept];
+        int[] origin = new int[faces];
+        int[] keptCorner = new int[kept];
+        int q = 0;
+        int k = 0;
+        for (int p = 0; p < polygonCount; p++) {
+            int first = polygonStart[p];
+            int end = polygonStart[p + 1];
+            if (end - first < 3) {
+                continue;
+            }
+            faceStart[q] = k;
+            origin[q++] = p;
+            for (int i = first; i < end; i++) {
+                keptCorner[k] = i;
+                cv[k++] = cornerPoint[i];
+            }
+        }
+        faceStart[faces] = kept;
+        double[] creases = FbxSmoothMesh.edgeCreases(geometry, cornerPoint, polygonStart, polygonCount, warnings);
+        double[] cornerCrease = null;
+        if (creases != null) {
+            cornerCrease = new double[kept];
+            for (int i = 0; i < kept; i++) {
+                cornerCrease[i] = creases[keptCorner[i]];
+            }
+        }
+        List<CatmullClark.Attribute> attributes = new ArrayList<>();
+        List<Layer> faceVarying = new ArrayList<>(uvs);
+        if (colors != null) {
+            faceVarying.add(colors);
+        }
+        for (Layer layer : faceVarying) {
+            int[] index = new int[kept];
+            for (int p = 0, i = 0; p < polygonCount; p++) {
+                if (polygonStart[p + 1] - polygonStart[p] < 3) {
+                    continue;
+                }
+                for (int corner = polygonStart[p]; corner < polygonStart[p + 1]; corner++) {
+                    index[i++] = layer.element(corner, cornerPoint[corner], p, where);
+                }
+            }
+            attributes.add(new CatmullClark.Attribute(layer.data(), layer.components(), index));
+        }
+        CatmullClark.Cage cage = new CatmullClark.Cage(faceStart, cv, vertices, cornerCrease,
+                FbxSmoothMesh.vertexCreases(geometry, vertices.length / 3, warnings), attributes, origin);
+        CatmullClark.Boundary boundary = FbxSmoothMesh.boundary(geometry);
+        for (int l = 0; l < levels; l++) {
+            budget.checkTimeNow();
+            long corners = 4L * cage.cornerVertex().length;
+            long values = CatmullClark.verticesAfter(cage);
+            // per level: positions and attribute values (doubles), 4 indices per new corner per layer, topology
+            budget.charge(values, 8 * (3 + 6 * faceVarying.size()) + 4, where + " subdivision level " + (l + 1));
+            budget.charge(corners, 4 * (8 + faceVarying.size()), where + " subdivision level " + (l + 1) + " corners");
+            cage = CatmullClark.subdivide(cage, boundary, CatmullClark.Boundary.SHARP_BOUNDARY);
+        }
+        warnings.add(where + " is displayed smooth: subdivided " + levels + " time(s) (Catmull-Clark, as the authoring"
+                + " tool shows it), " + cage.vertexCount() + " vertices");
+        return cage;
     }
 
     /**

@@ -53,6 +53,23 @@ import java.util.Map;
  */
 public final class FbxImporter implements AssetImporter {
 
+    private final boolean smoothMeshes;
+
+    /** An importer that subdivides the meshes a file displays smooth ({@link FbxSmoothMesh}), as the tool shows them. */
+    public FbxImporter() {
+        this(true);
+    }
+
+    /**
+     * An importer.
+     *
+     * @param smoothMeshes whether meshes the file displays smooth are Catmull-Clark subdivided ({@code true}, the
+     *     default) or kept as their cage ({@code false})
+     */
+    public FbxImporter(boolean smoothMeshes) {
+        this.smoothMeshes = smoothMeshes;
+    }
+
     @Override
     public AssetFormat format() {
         return AssetFormat.FBX;
@@ -68,7 +85,7 @@ public final class FbxImporter implements AssetImporter {
     public ImportScene read(SourceFile main, SourceFiles upload, ImportLimits limits) {
         DecodeBudget budget = limits.newBudget();
         FbxReader.Document doc = FbxReader.read(main.bytes(), limits, budget);
-        return interpret(doc.root(), doc.version(), main, upload, limits, budget);
+        return interpret(doc.root(), doc.version(), main, upload, limits, budget, smoothMeshes);
     }
 
     /**
@@ -88,6 +105,16 @@ public final class FbxImporter implements AssetImporter {
      */
     static ImportScene interpret(FbxNode root, int version, SourceFile main, SourceFiles upload, ImportLimits limits,
             DecodeBudget budget) {
+        return interpret(root, version, main, upload, limits, budget, true);
+    }
+
+    /**
+     * Interprets a parsed document.
+     *
+     * @param smoothMeshes whether meshes the file displays smooth are subdivided
+     */
+    static ImportScene interpret(FbxNode root, int version, SourceFile main, SourceFiles upload, ImportLimits limits,
+            DecodeBudget budget, boolean smoothMeshes) {
         ImportWarnings warnings = new ImportWarnings();
         if (version < FbxLegacy.AS_VERSION) {
             root = FbxLegacy.upgrade(root, version, budget, warnings);
@@ -114,11 +141,12 @@ public final class FbxImporter implements AssetImporter {
                     continue;
                 }
                 double[] geometric = FbxTransform.geometric(nodes.data(i));
+                boolean deformed = !scene.sources(geometry.id(), "Deformer", null).isEmpty();
                 FbxGeometry.Mesh mesh;
                 FbxBlendShapes.Shapes shapes;
                 if (geometric == null) {
                     if (!decoded.containsKey(geometry.id())) {
-                        FbxGeometry.Mesh m = FbxGeometry.read(geometry, null, budget, warnings);
+                        FbxGeometry.Mesh m = FbxGeometry.read(geometry, null, smoothMeshes, deformed, budget, warnings);
                         decoded.put(geometry.id(), m);
                         shapesOf.put(geometry.id(), m == null ? null
                                 : FbxBlendShapes.read(scene, geometry, m, null, budget, warnings));
@@ -127,7 +155,7 @@ public final class FbxImporter implements AssetImporter {
                     shapes = shapesOf.get(geometry.id());
                 } else {
                     FbxTransform.requireFinite(geometric, model.label() + ": its geometric transform");
-                    mesh = FbxGeometry.read(geometry, geometric, budget, warnings);
+                    mesh = FbxGeometry.read(geometry, geometric, smoothMeshes, deformed, budget, warnings);
                     shapes = mesh == null ? null : FbxBlendShapes.read(scene, geometry, mesh, geometric, budget, warnings);
                     warnings.add(model.label() + ": its geometric transform (GeometricTranslation/Rotation/Scaling) is"
                             + " applied to the vertices of " + geometry.label());
