@@ -34,7 +34,8 @@ import java.util.Set;
  *       ({@code ufbxi_read_legacy_...}) as far as 6.x writers use it.</li>
  * </ul>
  * Textures (connected to Models in 6.x, not to material properties) and blend shapes of 6.x are not carried (a
- * warning says so). Versions below 6000 (FBX 5 and older, MotionBuilder 5/7) are refused.
+ * warning says so). FBX 5.x (5000–5999) is first rewritten into this 6.x shape by {@link FbxLegacy5}; versions
+ * below 5000 are refused.
  */
 final class FbxLegacy {
 
@@ -69,14 +70,36 @@ final class FbxLegacy {
     /**
      * The FBX 7-shaped document of a 6.x one.
      *
-     * @throws ImportException unsupported (415) below version 6000; invalid (422) for a malformed take key list
+     * @throws ImportException unsupported (415) below version 5000; invalid (422) for a malformed take key list
      */
-    static FbxNode upgrade(FbxNode root, int version, DecodeBudget budget, ImportWarnings warnings) {
-        if (version < FIRST_VERSION) {
-            throw ImportException.unsupported("FBX version " + version + " predates FBX 6.0, whose object model posekit"
-                    + " reads (FBX 6.x and 7.x); re-export the file as FBX 6.1 or 7.x");
+    static FbxNode upgrade(FbxNode root, int headerVersion, DecodeBudget budget, ImportWarnings warnings) {
+        int version = documentVersion(root, headerVersion);
+        if (version < FbxLegacy5.FIRST_VERSION) {
+            throw ImportException.unsupported("FBX version " + version + " predates FBX 5.0, whose object model posekit"
+                    + " reads (FBX 5.x, 6.x and 7.x); re-export the file as FBX 6.1 or 7.x");
         }
-        return new FbxLegacy(budget, warnings).rewrite(root);
+        FbxNode six = version < FIRST_VERSION ? FbxLegacy5.toSix(root, budget, warnings) : root;
+        return new FbxLegacy(budget, warnings).rewrite(six);
+    }
+
+    /**
+     * The version a pre-7.0 document is read as: binary files of the FBX 5 era write 3000 in the binary header and
+     * their real version in {@code FBXHeaderExtension} → {@code FBXVersion} (5000, 5800), as ufbx reads them; below
+     * 6000 the later of the two counts. A header version of 6000 or later is the file's version.
+     *
+     * @throws ImportException invalid (422) for an {@code FBXVersion} that is not a four-digit version
+     */
+    static int documentVersion(FbxNode root, int headerVersion) {
+        if (headerVersion >= FIRST_VERSION) {
+            return headerVersion;
+        }
+        FbxNode header = root.child("FBXHeaderExtension");
+        FbxNode declared = header == null ? null : header.child("FBXVersion");
+        if (declared == null || declared.properties().isEmpty()) {
+            return headerVersion;
+        }
+        int v = FbxReader.checkVersion(declared.integer(0), "FBXHeaderExtension FBXVersion");
+        return Math.max(v, headerVersion);
     }
 
     private FbxNode rewrite(FbxNode root) {

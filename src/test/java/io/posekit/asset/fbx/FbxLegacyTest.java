@@ -166,15 +166,6 @@ class FbxLegacyTest {
     }
 
     @Test
-    void fbx5AndOlderAreRefusedWithTheReason() {
-        String fbx5 = MAX_2009_61.replace("FBXVersion: 6100", "FBXVersion: 5800");
-        assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(ImportException.class, () -> read(fbx5)))
-                .satisfies(e -> assertThat(e.kind()).isEqualTo(ImportException.Kind.UNSUPPORTED))
-                .hasMessage("FBX version 5800 predates FBX 6.0, whose object model posekit reads (FBX 6.x and 7.x);"
-                        + " re-export the file as FBX 6.1 or 7.x");
-    }
-
-    @Test
     void aKeyListCutInsideAKeyIsAClearError() {
         String cut = MAX_2009_61.replace("Key: 0,1,L,46186158000,3,L", "Key: 0,1,L,46186158000,3");
         assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(ImportException.class, () -> read(cut)))

@@ -145,11 +145,11 @@ class FbxSceneTest {
     }
 
     @Test
-    void filesOlderThanFbx6AreUnsupported() {
-        ImportException e = failure(() -> new FbxSceneFixture().version(5800).importScene());
+    void filesOlderThanFbx5AreUnsupported() {
+        ImportException e = failure(() -> new FbxSceneFixture().version(4000).importScene());
         assertThat(e.kind()).isEqualTo(ImportException.Kind.UNSUPPORTED);
-        assertThat(e.getMessage()).isEqualTo("FBX version 5800 predates FBX 6.0, whose object model posekit reads (FBX"
-                + " 6.x and 7.x); re-export the file as FBX 6.1 or 7.x");
+        assertThat(e.getMessage()).isEqualTo("FBX version 4000 predates FBX 5.0, whose object model posekit reads (FBX"
+                + " 5.x, 6.x and 7.x); re-export the file as FBX 6.1 or 7.x");
     }
 
     @Test
