@@ -11,7 +11,8 @@
                                                        connection is closed
 
 Prints one JSON line: the answers by status (a reset or an early close without an answer is "reset"), the service's
-peak resident memory while the phase ran (PID's VmRSS, sampled every 100 ms), and the phase's own figures.
+peak resident memory while the phase ran (PID's VmRSS, and RssAnon: without the pages of the files it maps, sampled
+every 100 ms), and the phase's own figures.
 """
 import json
 import os
@@ -28,10 +29,12 @@ MB = 1 << 20
 CHUNK = os.urandom(MB)
 
 
-def rss():
+def rss(field="VmRSS"):
+    """PID's resident memory, bytes: VmRSS (all of it), or RssAnon (without the pages of files it maps, which the
+    kernel's page cache holds and reclaims)."""
     with open(f"/proc/{PID}/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) * 1024
     return 0
 
@@ -39,12 +42,13 @@ def rss():
 class Sampler(threading.Thread):
     def __init__(self):
         super().__init__(daemon=True)
-        self.peak, self.stop = 0, False
+        self.peak, self.peak_anon, self.stop = 0, 0, False
 
     def run(self):
         while not self.stop:
             try:
                 self.peak = max(self.peak, rss())
+                self.peak_anon = max(self.peak_anon, rss("RssAnon"))
             except OSError:
                 return  # the process is gone
             time.sleep(0.1)
@@ -252,6 +256,7 @@ def main():
     sampler.join()
     report["seconds"] = round(time.monotonic() - start, 1)
     report["rss_peak_mb"] = round(sampler.peak / MB)
+    report["rss_anon_peak_mb"] = round(sampler.peak_anon / MB)
     print(json.dumps(report))
 
 

@@ -212,18 +212,13 @@ public record PosekitProperties(@DefaultValue Cache cache, @DefaultValue Store s
      * @param exit Whether the process exits (status 0) once the warm-up is done instead of serving: the training run
      *     that makes the JDK's AOT cache ({@code -XX:AOTCacheOutput}, see docs/operations.md) runs the warm-up with
      *     this, so the cache holds what serving loads and the method profiles of the hot paths.
-     * @param yieldPercent While the compile queues hold more than 50 methods, the warm-up pauses after each round for
-     *     this share of the round's time (percent; 0: never), leaving the compilers the CPU (on one core they share it
-     *     with the warm-up's requests).
      */
     public record WarmUp(@DefaultValue("60s") java.time.Duration duration,
             @DefaultValue("500ms") java.time.Duration quiet, String token,
-            @DefaultValue("3000") int rounds, @DefaultValue("false") boolean exit,
-            @DefaultValue("100") int yieldPercent) {
+            @DefaultValue("3000") int rounds, @DefaultValue("false") boolean exit) {
 
         public WarmUp {
             require(duration != null && !duration.isNegative(), "posekit.warm-up.duration must not be negative");
-            require(yieldPercent >= 0 && yieldPercent <= 1000, "posekit.warm-up.yield-percent must be 0 to 1000");
             require(quiet != null && positive(quiet), "posekit.warm-up.quiet must be positive");
             require(rounds >= 0, "posekit.warm-up.rounds must not be negative");
         }

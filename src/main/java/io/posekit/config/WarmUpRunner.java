@@ -153,8 +153,7 @@ class WarmUpRunner implements ApplicationRunner, Ordered {
             exercises.addAll(contributed);
             // the upload above counts in the limit
             java.time.Duration left = settings.duration().minusNanos(System.nanoTime() - started);
-            report = new WarmUp(left.isNegative() ? java.time.Duration.ZERO : left, settings.quiet(),
-                    settings.yieldPercent()).run(exercises);
+            report = new WarmUp(left.isNegative() ? java.time.Duration.ZERO : left, settings.quiet()).run(exercises);
             if (http != null) {
                 try {
                     http.close();

@@ -29,13 +29,7 @@ import java.util.function.LongSupplier;
  *       ({@link CompilationMXBean#getTotalCompilationTime}, summed over the compiler threads) and, where the JVM tells,
  *       an empty compile queue ({@link CompilerQueue}).</li>
  * </ul>
- * Evidence the JVM cannot give is not waited for (no compilation time monitoring: the rate alone decides).
- *
- * <p><b>Room for the compilers</b>: while the compile queues hold more than {@value #YIELD_QUEUE} methods, the run
- * pauses after each round for {@code yieldPercent} % of the time the round took. On one core the exercises and the
- * compilers share it, and every round run while hundreds of methods wait only delays their compiling (the rate cannot
- * level off before they are compiled); on more cores the queue seldom grows that long. The pauses are not exercise
- * time, so the rate does not see them. A run that
+ * Evidence the JVM cannot give is not waited for (no compilation time monitoring: the rate alone decides). A run that
  * reaches {@code limit} stops there, cut short; its report says at what rate. An exercise that fails is reported with
  * its failure and not run again; the others go on. The first round always runs to its end, whatever the limit, so
  * every path has been taken once. Not thread-safe; one run at a time.
@@ -51,10 +45,6 @@ public final class WarmUp {
 
     /** The windows a report keeps. */
     static final int CURVE = 120;
-    /** A compile queue longer than this makes the run pause after each round (see the class comment). */
-    static final int YIELD_QUEUE = 50;
-    /** The queue is probed at most this often when the run pauses for it (a probe costs a diagnostic command). */
-    static final long PROBE_NANOS = 100_000_000L;
 
     /** One hot path, run once per round. */
     @FunctionalInterface
@@ -158,8 +148,6 @@ public final class WarmUp {
     private final LongSupplier nanoTime;
     private final LongSupplier compileMillis;
     private final IntSupplier queued;
-    private final int yieldPercent;
-    private final java.util.function.LongConsumer pause;
 
     /**
      * On this JVM's clock, compilation time and compile queue.
@@ -167,32 +155,18 @@ public final class WarmUp {
      * @param limit the longest a run may take after its first round (checked between two steps: a step started is
      *     finished)
      * @param window the span over which the rate is measured and the compilers must be quiet, positive
-     * @param yieldPercent the pause after a round while the compile queues are long, in % of the round's time; 0: none
      */
-    public WarmUp(Duration limit, Duration window, int yieldPercent) {
-        this(limit, window, System::nanoTime, jitMillis(), CompilerQueue.probe(), yieldPercent,
-                java.util.concurrent.locks.LockSupport::parkNanos);
-    }
-
-    /** With a clock and evidence of the caller's (tests), never pausing. */
-    WarmUp(Duration limit, Duration window, LongSupplier nanoTime, LongSupplier compileMillis, IntSupplier queued) {
-        this(limit, window, nanoTime, compileMillis, queued, 0, nanos -> { });
+    public WarmUp(Duration limit, Duration window) {
+        this(limit, window, System::nanoTime, jitMillis(), CompilerQueue.probe());
     }
 
     /**
-     * With a clock, evidence and pauses of the caller's (tests).
+     * With a clock and evidence of the caller's (tests).
      *
      * @param compileMillis the compilers' total time, milliseconds; {@code null}: not known
      * @param queued the compile queues' length; {@code null}, or -1 from it: not known
-     * @param pause how the run pauses for a number of nanoseconds
      */
-    WarmUp(Duration limit, Duration window, LongSupplier nanoTime, LongSupplier compileMillis, IntSupplier queued,
-            int yieldPercent, java.util.function.LongConsumer pause) {
-        if (yieldPercent < 0) {
-            throw new IllegalArgumentException("yieldPercent must not be negative: " + yieldPercent);
-        }
-        this.yieldPercent = yieldPercent;
-        this.pause = Objects.requireNonNull(pause, "pause");
+    WarmUp(Duration limit, Duration window, LongSupplier nanoTime, LongSupplier compileMillis, IntSupplier queued) {
         if (limit.isNegative()) {
             throw new IllegalArgumentException("limit must not be negative: " + limit);
         }
@@ -235,15 +209,12 @@ public final class WarmUp {
         int lastQueued = -1;
         Stop stop = Stop.LIMIT;
         int alive = n;
-        long probedAt = start - PROBE_NANOS;
-        int probed = -1;
         outer:
         for (long round = 0; ; round++) {
             if (alive == 0) {
                 stop = Stop.NOTHING_LEFT;
                 break;
             }
-            long roundStart = nanoTime.getAsLong();
             for (int i = 0; i < n; i++) {
                 if (round > 0 && nanoTime.getAsLong() >= end) {
                     break outer;
@@ -268,16 +239,6 @@ public final class WarmUp {
                 }
             }
             long now = nanoTime.getAsLong();
-            if (yieldPercent > 0 && queued != null) {
-                if (now - probedAt >= PROBE_NANOS) {
-                    probed = queued.getAsInt();
-                    probedAt = now;
-                }
-                if (probed > YIELD_QUEUE) {
-                    pause.accept((now - roundStart) * yieldPercent / 100);
-                    now = nanoTime.getAsLong();
-                }
-            }
             if (now - windowStart < windowNanos) {
                 continue;
             }

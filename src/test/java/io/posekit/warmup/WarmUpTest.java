@@ -110,25 +110,6 @@ class WarmUpTest {
     }
 
     @Test
-    void whileTheCompileQueueIsLongItPausesAfterEachRoundForItsShareOfTheRoundsTime() {
-        // each round takes 2 ms; the queue holds 400 methods for the first 300 ms of the clock, then none: pauses of
-        // 1 ms (50 %) after every round while it is long (probed every 100 ms), none after
-        java.util.List<Long> pauses = new java.util.ArrayList<>();
-        WarmUp warmUp = new WarmUp(Duration.ofSeconds(1), Duration.ofMillis(100), nanos::get, () -> 0,
-                () -> nanos.get() < 300_000_000L ? 400 : 0, 50, p -> {
-                    pauses.add(p);
-                    nanos.addAndGet(p);
-                });
-        WarmUp.Report report = warmUp.run(List.of(new WarmUp.Exercise("steady", round -> nanos.addAndGet(2_000_000))));
-        assertThat(pauses).isNotEmpty().allMatch(p -> p == 1_000_000L);
-        // 300 ms (and up to one probe interval more) of rounds of 3 ms with their pause
-        assertThat(pauses.size()).isBetween(100, 100 + 34);
-        // the pauses are not exercise time: the rate is the step's, 500 per second
-        assertThat(report.rate()).isEqualTo(500.0);
-        assertThat(report.stop()).isEqualTo(WarmUp.Stop.STEADY);
-    }
-
-    @Test
     void aFailingExerciseIsReportedAndDroppedTheOthersGoOn() {
         WarmUp warmUp = new WarmUp(Duration.ofMillis(60), NEVER, nanos::get, null, null);
         WarmUp.Report report = warmUp.run(List.of(new WarmUp.Exercise("fails at 1", round -> {
@@ -176,12 +157,10 @@ class WarmUpTest {
 
     @Test
     void refusesNonsense() {
-        assertThatThrownBy(() -> new WarmUp(Duration.ofSeconds(-1), Duration.ofMillis(20), 0))
+        assertThatThrownBy(() -> new WarmUp(Duration.ofSeconds(-1), Duration.ofMillis(20)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
-        assertThatThrownBy(() -> new WarmUp(Duration.ofSeconds(1), Duration.ZERO, 0))
+        assertThatThrownBy(() -> new WarmUp(Duration.ofSeconds(1), Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("window");
-        assertThatThrownBy(() -> new WarmUp(Duration.ofSeconds(1), Duration.ofMillis(20), -1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("yieldPercent");
         assertThatThrownBy(() -> new WarmUp.Exercise("a", 0, round -> { }))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("every");
     }
