@@ -62,8 +62,10 @@ class ArchitectureTest {
                 .because("the core can be used as a library without the service")
                 .check(classes);
         // the Draco decoder (Google's, as WebAssembly compiled to classes, on Chicory's runtime) is seen by its adapter
-        // alone, which bounds its memory and time and turns every failure of it into an ImportException
+        // alone (with the host imports both modules share, EmscriptenHost), which bounds its memory and time and turns
+        // every failure of it into an ImportException
         noClasses().that().doNotHaveFullyQualifiedName("io.posekit.asset.gltf.DracoDecoder")
+                .and().doNotHaveFullyQualifiedName("io.posekit.asset.gltf.EmscriptenHost")
                 .and().resideOutsideOfPackage("io.posekit.asset.gltf.draco..")
                 .and().doNotHaveFullyQualifiedName("io.posekit.export.DracoEncoder")
                 .and().resideOutsideOfPackage("io.posekit.export.draco..")
@@ -75,6 +77,7 @@ class ArchitectureTest {
         noClasses().that().doNotHaveFullyQualifiedName("io.posekit.export.DracoEncoder")
                 .and().resideOutsideOfPackage("io.posekit.export.draco..")
                 .and().doNotHaveFullyQualifiedName("io.posekit.asset.gltf.DracoDecoder")
+                .and().doNotHaveFullyQualifiedName("io.posekit.asset.gltf.EmscriptenHost")
                 .and().resideOutsideOfPackage("io.posekit.asset.gltf.draco..")
                 .should().dependOnClassesThat().resideInAnyPackage("com.dylibso.chicory..", "io.posekit.export.draco..")
                 .because("DracoEncoder bounds and guards every call into the encoder")

@@ -1,13 +1,13 @@
 package io.posekit.export;
 
+import static io.posekit.asset.gltf.EmscriptenHost.call;
+
 import com.dylibso.chicory.runtime.ByteArrayMemory;
-import com.dylibso.chicory.runtime.ExportFunction;
-import com.dylibso.chicory.runtime.HostFunction;
 import com.dylibso.chicory.runtime.ImportValues;
 import com.dylibso.chicory.runtime.Instance;
 import com.dylibso.chicory.runtime.Memory;
 import com.dylibso.chicory.wasm.types.MemoryLimits;
-import com.dylibso.chicory.wasm.types.ValType;
+import io.posekit.asset.gltf.EmscriptenHost;
 import io.posekit.export.draco.DracoEncoderWasm;
 import java.time.Duration;
 import java.util.List;
@@ -38,7 +38,7 @@ import java.util.concurrent.Callable;
  */
 final class DracoEncoder {
 
-    private static final int PAGE = 65_536;
+    private static final int PAGE = EmscriptenHost.PAGE;
 
     /** The module's initial memory (256 pages, 16 MiB: its data, stack and the start of its heap). */
     static final long BASE_MEMORY = 256L * PAGE;
@@ -165,29 +165,9 @@ final class DracoEncoder {
     private DracoEncoder() {
     }
 
-    private static final ImportValues IMPORTS = ImportValues.builder().addFunction(
-            new HostFunction("a", "a", List.of(), List.of(), (instance, args) -> {
-                throw new Failure("the encoder aborted");
-            }),
-            new HostFunction("a", "b", List.of(ValType.I32, ValType.I32, ValType.I32), List.of(), (instance, args) -> {
-                throw new Failure("the encoder threw a C++ exception (out of memory)");
-            }),
-            new HostFunction("a", "c", List.of(ValType.I32), List.of(ValType.I32), (instance, args) -> {
-                Memory memory = instance.memory();
-                long pages = ((args[0] & 0xFFFF_FFFFL) + PAGE - 1) / PAGE;
-                if (pages > memory.maximumPages()) {
-                    throw new Failure("the encoder needs more than its memory cap of "
-                            + (long) memory.maximumPages() * PAGE + " bytes");
-                }
-                int grow = (int) Math.max(0, pages - memory.pages());
-                return new long[] {grow == 0 || memory.grow(grow) >= 0 ? 1 : 0};
-            }),
-            new HostFunction("a", "d", List.of(ValType.I32, ValType.I32, ValType.I32), List.of(), (instance, args) -> {
-                Memory memory = instance.memory();
-                int n = (int) args[2];
-                memory.write((int) args[0], memory.readBytes((int) args[1], n), 0, n);
-                return null;
-            })).build();
+    private static final ImportValues IMPORTS = EmscriptenHost.imports(() -> new Failure("the encoder aborted"),
+            () -> new Failure("the encoder threw a C++ exception (out of memory)"),
+            cap -> new Failure("the encoder needs more than its memory cap of " + cap + " bytes"));
 
     /**
      * Encodes the triangles {@code indices} (three vertex indices per triangle, each below the attributes' vertex
@@ -281,21 +261,8 @@ final class DracoEncoder {
     }
 
     private static int malloc(Instance instance, int bytes) {
-        int p = call(instance, E_MALLOC, Math.max(bytes, 1));
-        if (p == 0) {
-            throw new Failure("the encoder's memory cap was reached");
-        }
-        return p;
-    }
-
-    private static int call(Instance instance, String export, int... args) {
-        ExportFunction f = instance.export(export);
-        long[] a = new long[args.length];
-        for (int i = 0; i < args.length; i++) {
-            a[i] = args[i];
-        }
-        long[] r = f.apply(a);
-        return r == null || r.length == 0 ? 0 : (int) r[0];
+        return EmscriptenHost.malloc(instance, E_MALLOC, bytes,
+                () -> new Failure("the encoder's memory cap was reached"));
     }
 
     /**

@@ -1,20 +1,18 @@
 package io.posekit.asset.gltf;
 
+import static io.posekit.asset.gltf.EmscriptenHost.call;
+
 import com.dylibso.chicory.runtime.ByteArrayMemory;
-import com.dylibso.chicory.runtime.ExportFunction;
-import com.dylibso.chicory.runtime.HostFunction;
 import com.dylibso.chicory.runtime.ImportValues;
 import com.dylibso.chicory.runtime.Instance;
 import com.dylibso.chicory.runtime.Memory;
 import com.dylibso.chicory.wasm.types.MemoryLimits;
-import com.dylibso.chicory.wasm.types.ValType;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportLimits;
 import io.posekit.asset.gltf.draco.DracoWasm;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -45,7 +43,7 @@ import java.util.Set;
 final class DracoDecoder {
 
     /** Bytes of a WebAssembly page. */
-    private static final int PAGE = 65_536;
+    private static final int PAGE = EmscriptenHost.PAGE;
 
     /**
      * The module's own initial memory (256 pages, 16 MiB: its data, its 5 MiB stack and the start of its heap):
@@ -211,35 +209,8 @@ final class DracoDecoder {
         }
     }
 
-    private static final ImportValues IMPORTS = ImportValues.builder().addFunction(
-            // abort(): the decoder's own assertion or std::terminate
-            new HostFunction("a", "a", List.of(), List.of(), (instance, args) -> {
-                throw new Failure("abort");
-            }),
-            // __cxa_throw(exception, type, destructor): the decoder does not catch its C++ exceptions (std::bad_alloc,
-            // std::length_error), so one thrown ends the decode
-            new HostFunction("a", "b", List.of(ValType.I32, ValType.I32, ValType.I32), List.of(), (instance, args) -> {
-                throw new Failure("a C++ exception");
-            }),
-            // emscripten_resize_heap(requested bytes): grow to at least that many, within the cap; a refusal makes
-            // malloc answer null, which the decoder either reports as an error or throws std::bad_alloc for
-            new HostFunction("a", "c", List.of(ValType.I32), List.of(ValType.I32), (instance, args) -> {
-                Memory memory = instance.memory();
-                long requested = args[0] & 0xFFFF_FFFFL;
-                long pages = (requested + PAGE - 1) / PAGE;
-                if (pages > memory.maximumPages()) {
-                    throw new OutOfMemory();
-                }
-                int grow = (int) Math.max(0, pages - memory.pages());
-                return new long[] {grow == 0 || memory.grow(grow) >= 0 ? 1 : 0};
-            }),
-            // emscripten_memcpy_big(destination, source, bytes): within the memory
-            new HostFunction("a", "d", List.of(ValType.I32, ValType.I32, ValType.I32), List.of(), (instance, args) -> {
-                Memory memory = instance.memory();
-                int n = (int) args[2];
-                memory.write((int) args[0], memory.readBytes((int) args[1], n), 0, n);
-                return null;
-            })).build();
+    private static final ImportValues IMPORTS = EmscriptenHost.imports(() -> new Failure("abort"),
+            () -> new Failure("a C++ exception"), cap -> new OutOfMemory());
 
     /** One decode in a fresh instance whose memory is capped at {@code cap} bytes. */
     private static Decoded run(byte[] data, int offset, int length, Set<Integer> wanted, long cap) {
@@ -295,21 +266,7 @@ final class DracoDecoder {
     }
 
     private static int malloc(Instance instance, int bytes) {
-        int p = call(instance, E_MALLOC, Math.max(bytes, 1));
-        if (p == 0) {
-            throw new OutOfMemory();
-        }
-        return p;
-    }
-
-    private static int call(Instance instance, String export, int... args) {
-        ExportFunction f = instance.export(export);
-        long[] a = new long[args.length];
-        for (int i = 0; i < args.length; i++) {
-            a[i] = args[i];
-        }
-        long[] r = f.apply(a);
-        return r == null || r.length == 0 ? 0 : (int) r[0];
+        return EmscriptenHost.malloc(instance, E_MALLOC, bytes, OutOfMemory::new);
     }
 
     private static String cString(Memory memory, int at, int max) {
