@@ -125,7 +125,7 @@ record BakePlan(Clip clip, Sampling.BlendTemplate blend, boolean normalized, Ski
         boolean normalized = "normalized".equals(unit);
         String skinningName = optionalString(body, "skinning");
         SkinningMethod skinning = skinningName == null ? SkinningMethod.LINEAR : SkinningMethod.byWireName(skinningName)
-                .orElseThrow(() -> bad("skinning '" + skinningName + "' is not one of linear, dq"));
+                .orElseThrow(() -> bad("skinning '" + skinningName + "' is not one of linear, dq, authored"));
         Sampling.BlendTemplate blend = null;
         Sampling base;
         if (body.hasNonNull("layers")) {

@@ -350,9 +350,9 @@ class SamplingRoutes implements ApiRoutes {
         Pose pose = evaluation.pose();
         float[] skinning = mesh.skinned()
                 ? MeshPoser.skinningMatrices(model.skins().get(mesh.skin()), pose.modelMatrices()) : null;
-        SkinningMethod method = skinningParam == null || skinningParam.isEmpty() ? SkinningMethod.LINEAR
+        SkinningMethod method = skinningParam == null || skinningParam.isEmpty() ? SkinningMethod.AUTHORED
                 : SkinningMethod.byWireName(skinningParam).orElseThrow(() -> ApiException.badRequest("Invalid skinning",
-                        "skinning '" + skinningParam + "' is not one of linear, dq"));
+                        "skinning '" + skinningParam + "' is not one of linear, dq, authored"));
         List<PosedPrimitive> posed;
         try {
             posed = MeshPoser.pose(mesh, s.morphWeights(model).weights(meshIndex), skinning, pose.modelMatrices(), wanted,

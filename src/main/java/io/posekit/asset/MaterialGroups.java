@@ -90,7 +90,8 @@ public final class MaterialGroups {
 
     private static int bytesPerVertex(Primitive p) {
         int floats = 3 + (p.normals() == null ? 0 : 3) + (p.tangents() == null ? 0 : 4) + 2 * p.influencesPerVertex()
-                + 2 * p.texcoordSets().size() + (p.colors() == null ? 0 : 4);
+                + 2 * p.texcoordSets().size() + (p.colors() == null ? 0 : 4)
+                + (p.dualQuaternionWeights() == null ? 0 : 1);
         MorphTargets m = p.morphTargets();
         return 4 * (floats + (m == null ? 0 : 6 * m.targetCount()));
     }
@@ -112,7 +113,9 @@ public final class MaterialGroups {
                 same ? whole.weights() : pick(whole.weights(), k, used),
                 sets.isEmpty() ? null : same ? sets.getFirst() : pick(sets.getFirst(), 2, used), material)
                 .withFurtherTexcoords(further)
-                .withColors(same ? whole.colors() : pick(whole.colors(), 4, used));
+                .withColors(same ? whole.colors() : pick(whole.colors(), 4, used))
+                .withDualQuaternionWeights(same ? whole.dualQuaternionWeights()
+                        : pick(whole.dualQuaternionWeights(), 1, used));
         MorphTargets targets = whole.morphTargets();
         if (targets == null) {
             return part;

@@ -16,7 +16,7 @@ import java.util.Set;
 import io.posekit.skinning.VertexAttribute;
 
 /**
- * A model posed for drawing: every mesh instance posed with {@link MeshPoser} (linear blend skinning, morph targets
+ * A model posed for drawing: every mesh instance posed with {@link MeshPoser} (the skinning the file asks for, morph targets
  * first) into model space, as {@link Surface}s; and the box to frame a clip with.
  */
 public final class PosedScene {

@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Poses mesh instances into model space: a skinned instance by linear blend skinning with its skin's
- * skinning matrices ({@code model(joint) · inverseBind}; the carrying node's own transform is ignored, as
+ * Poses mesh instances into model space: a skinned instance by the skinning its file asks for
+ * ({@link SkinningMethod#AUTHORED}: linear blend skinning, but dual-quaternion or blended where an FBX skin says so)
+ * with its skin's skinning matrices ({@code model(joint) · inverseBind}; the carrying node's own transform is ignored, as
  * glTF specifies), a rigid instance — or a primitive without joint weights — by its node's model matrix.
  * Primitives with morph targets are morphed first, in mesh space ({@link MorphJob}), when some weight is not 0.
  * Outputs are newly allocated per call and owned by the caller.
@@ -40,7 +41,7 @@ public final class MeshPoser {
     }
 
     /**
-     * Poses every primitive of {@code instance}.
+     * Poses every primitive of {@code instance}, skinned as its file asks ({@link SkinningMethod#AUTHORED}).
      *
      * @param instance the mesh instance
      * @param morphWeights its morph weights at the instant (one per target, e.g. from
@@ -51,7 +52,7 @@ public final class MeshPoser {
      */
     public static List<PosedPrimitive> pose(MeshInstance instance, float[] morphWeights, float[] skinningMatrices,
             float[] modelMatrices, Set<VertexAttribute> wanted) {
-        return pose(instance, morphWeights, skinningMatrices, modelMatrices, wanted, SkinningMethod.LINEAR);
+        return pose(instance, morphWeights, skinningMatrices, modelMatrices, wanted, SkinningMethod.AUTHORED);
     }
 
     /**

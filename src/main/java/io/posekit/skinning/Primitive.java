@@ -45,6 +45,10 @@ public final class Primitive {
     private final float[] colors;
     /** {@code TEXCOORD_1}, {@code TEXCOORD_2}, …: empty when the primitive has at most one set. */
     private final List<float[]> furtherTexcoords;
+    /** Per vertex, the share of dual-quaternion skinning in [0, 1] ({@link SkinningMethod#AUTHORED}), or null. */
+    private final float[] dualQuaternionWeights;
+    /** Whether every {@link #dualQuaternionWeights} entry is 1 (plain dual-quaternion skinning). */
+    private final boolean dualQuaternionOnly;
 
     /**
      * @param mode topology
@@ -122,6 +126,8 @@ public final class Primitive {
         this.morphTargets = null;
         this.colors = null;
         this.furtherTexcoords = List.of();
+        this.dualQuaternionWeights = null;
+        this.dualQuaternionOnly = false;
     }
 
     /**
@@ -129,6 +135,12 @@ public final class Primitive {
      * array of {@code base}).
      */
     private Primitive(Primitive base, MorphTargets morphTargets, float[] colors, List<float[]> furtherTexcoords) {
+        this(base, morphTargets, colors, furtherTexcoords, base.dualQuaternionWeights);
+    }
+
+    /** As {@link #Primitive(Primitive, MorphTargets, float[], List)}, with {@code dualQuaternionWeights} (checked). */
+    private Primitive(Primitive base, MorphTargets morphTargets, float[] colors, List<float[]> furtherTexcoords,
+            float[] dualQuaternionWeights) {
         this.mode = base.mode;
         this.attributes = base.attributes;
         this.vertexCount = base.vertexCount;
@@ -144,6 +156,53 @@ public final class Primitive {
         this.morphTargets = morphTargets;
         this.colors = colors;
         this.furtherTexcoords = furtherTexcoords;
+        this.dualQuaternionWeights = dualQuaternionWeights;
+        boolean only = dualQuaternionWeights != null;
+        for (int v = 0; only && v < dualQuaternionWeights.length; v++) {
+            only = dualQuaternionWeights[v] == 1;
+        }
+        this.dualQuaternionOnly = only;
+    }
+
+    /**
+     * This primitive with {@code weights} as the share of dual-quaternion skinning of each vertex, as its source file
+     * asks ({@code null}: none, i.e. linear blend skinning), sharing all geometry. Read by
+     * {@link SkinningMethod#AUTHORED}: a vertex of weight {@code w} is skinned to {@code (1 − w)·linear + w·dq}.
+     *
+     * @param weights 1 float per vertex, each in [0, 1] (all 1: dual-quaternion skinning)
+     * @throws IllegalArgumentException when the array does not hold 1 float per vertex, a weight is outside [0, 1] or
+     *     NaN, or the primitive has no influences
+     */
+    public Primitive withDualQuaternionWeights(float[] weights) {
+        if (weights != null) {
+            if (influencesPerVertex == 0) {
+                throw new IllegalArgumentException("dual-quaternion weights on a primitive without influences");
+            }
+            if (weights.length != vertexCount) {
+                throw new IllegalArgumentException("dual-quaternion weights length " + weights.length + " != "
+                        + vertexCount);
+            }
+            for (int v = 0; v < weights.length; v++) {
+                if (!(weights[v] >= 0 && weights[v] <= 1)) {
+                    throw new IllegalArgumentException("dual-quaternion weight of vertex " + v + " is " + weights[v]
+                            + ", not in [0, 1]");
+                }
+            }
+        }
+        return new Primitive(this, morphTargets, colors, furtherTexcoords, weights);
+    }
+
+    /**
+     * Per vertex, the share of dual-quaternion skinning its source file asks for, in [0, 1] (shared storage), or
+     * {@code null} for linear blend skinning; see {@link #withDualQuaternionWeights}.
+     */
+    public float[] dualQuaternionWeights() {
+        return dualQuaternionWeights;
+    }
+
+    /** Whether {@link #dualQuaternionWeights()} is present and every weight is 1 (plain dual-quaternion skinning). */
+    public boolean dualQuaternionOnly() {
+        return dualQuaternionOnly;
     }
 
     /**
@@ -329,6 +388,7 @@ public final class Primitive {
                 + joints.length + weights.length) + 48L * attributes.size()
                 + (morphTargets == null ? 0 : morphTargets.footprintBytes())
                 + (texcoords == null ? 0 : 4L * texcoords.length) + (colors == null ? 0 : 4L * colors.length)
-                + furtherTexcoords.stream().mapToLong(set -> 16 + 4L * set.length).sum();
+                + furtherTexcoords.stream().mapToLong(set -> 16 + 4L * set.length).sum()
+                + (dualQuaternionWeights == null ? 0 : 4L * dualQuaternionWeights.length);
     }
 }

@@ -7,7 +7,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 
 /**
- * Skins primitives by either {@link SkinningMethod}, reusing its jobs and scratch buffers: for dual quaternions it
+ * Skins primitives by any {@link SkinningMethod}, reusing its jobs and scratch buffers: for dual quaternions it
  * converts the skinning matrices first ({@link SkinningDualQuaternionsJob}), checking only the joints the primitive
  * actually uses (so an unused helper bone with non-uniform scale does not fail the mesh). The used joints of each
  * primitive are found once and remembered.
@@ -32,6 +32,9 @@ public final class Skinner {
     private final Map<Primitive, boolean[]> usedJoints = new IdentityHashMap<>();
     private float[] dualQuaternions = new float[0];
     private float[] scales = new float[0];
+    // the dual-quaternion results of an authored blend (positions, normals, tangents), grown as needed
+    private final float[][] scratch = {new float[0], new float[0], new float[0]};
+    private final AxisScaleDualQuaternionSkinning axisScale = new AxisScaleDualQuaternionSkinning();
 
     /** A skinner on the kernel path selected for this JVM ({@link Kernels#selected()}). */
     public Skinner() {
@@ -67,6 +70,10 @@ public final class Skinner {
      */
     public void skin(Primitive primitive, float[] inPositions, float[] inNormals, float[] skinningMatrices,
             SkinningMethod method, float[] outPositions, float[] outNormals, float[] outTangents) {
+        if (method == SkinningMethod.AUTHORED) {
+            authored(primitive, inPositions, inNormals, skinningMatrices, outPositions, outNormals, outTangents);
+            return;
+        }
         if (method == SkinningMethod.LINEAR) {
             linear.primitive = primitive;
             linear.inPositions = inPositions;
@@ -110,6 +117,42 @@ public final class Skinner {
         dualQuaternion.outNormals = outNormals;
         dualQuaternion.outTangents = outTangents;
         dualQuaternion.run();
+    }
+
+    /**
+     * {@link SkinningMethod#AUTHORED}: linear without dual-quaternion weights, Maya's dual quaternions (axis scales
+     * blended linearly, {@link AxisScaleDualQuaternionSkinning}) when they are all 1, else both and the per-vertex
+     * blend ({@link BlendedSkinning}).
+     */
+    private void authored(Primitive primitive, float[] inPositions, float[] inNormals, float[] skinningMatrices,
+            float[] outPositions, float[] outNormals, float[] outTangents) {
+        float[] dqWeights = primitive.dualQuaternionWeights();
+        if (dqWeights == null) {
+            skin(primitive, inPositions, inNormals, skinningMatrices, SkinningMethod.LINEAR, outPositions, outNormals,
+                    outTangents);
+            return;
+        }
+        if (primitive.dualQuaternionOnly()) {
+            axisScale.skin(primitive, inPositions, inNormals, skinningMatrices, outPositions, outNormals, outTangents);
+            return;
+        }
+        int n = primitive.vertexCount();
+        float[] dqP = outPositions == null ? null : grow(0, 3 * n);
+        float[] dqN = outNormals == null || primitive.normals() == null ? null : grow(1, 3 * n);
+        float[] dqT = outTangents == null || primitive.tangents() == null ? null : grow(2, 4 * n);
+        axisScale.skin(primitive, inPositions, inNormals, skinningMatrices, dqP, dqN, dqT);
+        skin(primitive, inPositions, inNormals, skinningMatrices, SkinningMethod.LINEAR, outPositions, outNormals,
+                outTangents);
+        BlendedSkinning.blend(dqWeights, n, dqP, dqN, dqT, outPositions, dqN == null ? null : outNormals,
+                dqT == null ? null : outTangents);
+    }
+
+    /** Scratch buffer {@code i} (dual-quaternion positions, normals, tangents), at least {@code length} floats. */
+    private float[] grow(int i, int length) {
+        if (scratch[i].length < length) {
+            scratch[i] = new float[length];
+        }
+        return scratch[i];
     }
 
     /** How many ranges to split a primitive of {@code vertices} vertices into: 1 below the parallel threshold. */

@@ -5,7 +5,7 @@ import java.util.Optional;
 /** How a skinned vertex follows its joints. */
 public enum SkinningMethod {
 
-    /** Linear blend skinning: the weighted sum of the skinning matrices ({@link SkinningJob}). The default. */
+    /** Linear blend skinning: the weighted sum of the skinning matrices ({@link SkinningJob}). */
     LINEAR("linear"),
 
     /**
@@ -13,7 +13,17 @@ public enum SkinningMethod {
      * scale blended linearly; keeps volume where linear blending collapses (twists). Joints with non-uniform scale,
      * shear or mirroring cannot be represented ({@link NonRigidJointException}).
      */
-    DUAL_QUATERNION("dq");
+    DUAL_QUATERNION("dq"),
+
+    /**
+     * As the source file asks, per primitive ({@link Primitive#dualQuaternionWeights()}): linear blend skinning where
+     * the primitive has no dual-quaternion weights (every format but FBX skins of {@code SkinningType}
+     * {@code DualQuaternion} or {@code Blend}, which Maya writes); where every weight is 1, dual-quaternion skinning
+     * as Maya shows it, with a scale per mesh axis blended linearly ({@link AxisScaleDualQuaternionSkinning}: joints
+     * with non-uniform scale are skinned, not refused); otherwise, per vertex, {@code (1 − w)·linear + w·dq}
+     * ({@link BlendedSkinning}, Maya's weight-blended skinning). The default of posed meshes.
+     */
+    AUTHORED("authored");
 
     private final String wireName;
 
@@ -21,7 +31,7 @@ public enum SkinningMethod {
         this.wireName = wireName;
     }
 
-    /** The wire name: {@code linear} or {@code dq}. */
+    /** The wire name: {@code linear}, {@code dq} or {@code authored}. */
     public String wireName() {
         return wireName;
     }

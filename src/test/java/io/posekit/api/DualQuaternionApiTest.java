@@ -90,7 +90,7 @@ class DualQuaternionApiTest {
                         + " use skinning=linear");
         assertThat(client.get(base + "/meshes/0/skinned?clip=Squash&time=1").status()).isEqualTo(200);
         assertProblem(client.get(base + "/meshes/0/skinned?skinning=spherical"), 400,
-                "skinning 'spherical' is not one of linear, dq");
+                "skinning 'spherical' is not one of linear, dq, authored");
         assertProblem(client.get(base + "/skins/0/matrices?form=euler"), 400, "form 'euler' is not one of matrix, dualQuaternion");
     }
 

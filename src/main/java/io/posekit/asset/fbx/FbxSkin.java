@@ -34,6 +34,9 @@ import java.util.Map;
  *       warning counts the control points whose weights do not sum to 1. Control points no cluster weights follow the
  *       mesh's own node rigidly, as the FBX SDK leaves them: they are bound to that node (one extra joint with the
  *       identity inverse bind), with a warning.</li>
+ *   <li><b>Skinning method</b>: the skin's {@code SkinningType} and Maya's {@code BlendWeights}, as each vertex's
+ *       share of dual-quaternion skinning ({@link #dualQuaternionWeights}, {@link Primitive#dualQuaternionWeights()}),
+ *       used by posed meshes unless the caller chooses a method.</li>
  * </ul>
  */
 final class FbxSkin {
@@ -99,11 +102,6 @@ final class FbxSkin {
         String where = "skin '" + FbxScene.display(skin.name()) + "' of " + geometry.label();
         if (skins.size() > 1) {
             warnings.add(geometry.label() + " has " + skins.size() + " skin deformers; only the first is applied");
-        }
-        FbxNode skinningType = skin.child("SkinningType");
-        if (skinningType != null && !skinningType.properties().isEmpty()
-                && !"Linear".equalsIgnoreCase(String.valueOf(skinningType.property(0)))) {
-            warnings.add(where + ": SkinningType " + skinningType.property(0) + " is blended linearly");
         }
         int points = mesh.controlPointCount();
         List<Integer> joints = new ArrayList<>();
@@ -207,6 +205,10 @@ final class FbxSkin {
         }
         Skinned skinned = influences(mesh, where, joints, inverseBinds, indexLists, weightLists, meshNode, linkMode,
                 skin, budget, warnings);
+        float[] dqWeights = dualQuaternionWeights(skin, mesh, where, budget, warnings);
+        if (dqWeights != null) {
+            skinned = new Skinned(skinned.skin(), skinned.primitive().withDualQuaternionWeights(dqWeights));
+        }
         if (!scene.writtenByMaya()) {
             return skinned;
         }
@@ -366,6 +368,75 @@ final class FbxSkin {
                 mesh.indices(), k, vertexJoints, vertexWeights, mesh.texcoords(), null)
                 .withFurtherTexcoords(mesh.furtherTexcoords()).withColors(mesh.colors());
         return new Skinned(new ImportScene.Skin(skin.name(), jointNodes, ibm), primitive);
+    }
+
+    /**
+     * The share of dual-quaternion skinning of each vertex the skin's {@code SkinningType} asks for, or {@code null}
+     * for linear blend skinning: {@code Linear} (the default) and {@code Rigid} (Maya's rigid bind, weights as stored)
+     * are linear; {@code DualQuaternion} is 1 for every vertex; {@code Blend} (Maya's "weight blended") takes each
+     * control point's {@code BlendWeights} entry, at the control point its {@code BlendIndexes} (Maya writes
+     * {@code Indexes}) entry names, 0 for a point not listed, as ufbx reads {@code dq_vertices}/{@code dq_weights}.
+     * A weight outside [0, 1] is clamped, with a warning; another type is skinned linearly, with a warning.
+     *
+     * @throws ImportException invalid (422) when the blend lists disagree in length, name a point out of range or
+     *     hold a non-finite weight
+     */
+    static float[] dualQuaternionWeights(FbxScene.FbxObject skin, FbxGeometry.Mesh mesh, String where,
+            DecodeBudget budget, ImportWarnings warnings) {
+        FbxNode typeNode = skin.child("SkinningType");
+        String type = typeNode == null || typeNode.properties().isEmpty() ? "Linear"
+                : String.valueOf(typeNode.property(0));
+        int vertices = mesh.vertexCount();
+        if (type.equalsIgnoreCase("Linear") || type.equalsIgnoreCase("Rigid")) {
+            return null;
+        }
+        if (type.equalsIgnoreCase("DualQuaternion")) {
+            budget.charge(vertices, 4, where + " dual-quaternion weights");
+            float[] all = new float[vertices];
+            java.util.Arrays.fill(all, 1);
+            return all;
+        }
+        if (!type.equalsIgnoreCase("Blend")) {
+            warnings.add(where + ": SkinningType " + type + " is not known; it is skinned linearly");
+            return null;
+        }
+        int points = mesh.controlPointCount();
+        FbxNode indexNode = skin.child("BlendIndexes") != null ? skin.child("BlendIndexes") : skin.child("Indexes");
+        FbxNode weightNode = skin.child("BlendWeights");
+        int[] indexes = indexNode == null ? new int[0] : indexNode.ints(0);
+        double[] weights = weightNode == null ? new double[0] : weightNode.doubles(0);
+        if (indexes.length != weights.length) {
+            throw ImportException.invalid(where + ": its blend Indexes has " + indexes.length + " entries but"
+                    + " BlendWeights " + weights.length);
+        }
+        budget.charge(points + (long) vertices, 4, where + " dual-quaternion weights");
+        float[] pointWeights = new float[points];
+        int clamped = 0;
+        for (int i = 0; i < indexes.length; i++) {
+            budget.checkTime();
+            if (indexes[i] < 0 || indexes[i] >= points) {
+                throw ImportException.invalid(where + ": blend Indexes[" + i + "] = " + indexes[i] + " is out of range"
+                        + " for " + points + " control points");
+            }
+            double w = weights[i];
+            if (!Double.isFinite(w)) {
+                throw ImportException.invalid(where + ": BlendWeights[" + i + "] is not finite");
+            }
+            if (w < 0 || w > 1) {
+                clamped++;
+                w = Math.clamp(w, 0, 1);
+            }
+            pointWeights[indexes[i]] = (float) w;
+        }
+        if (clamped > 0) {
+            warnings.add(where + ": " + clamped + " BlendWeights outside [0, 1] are clamped");
+        }
+        float[] out = new float[vertices];
+        int[] controlPoints = mesh.controlPoints();
+        for (int v = 0; v < vertices; v++) {
+            out[v] = pointWeights[controlPoints[v]];
+        }
+        return out;
     }
 
     /** A 16-number matrix child of a cluster, or {@code null} when absent. */
