@@ -23,7 +23,8 @@ import java.util.List;
  * {@code Ry · Rz · Rx}, {@code eEulerYZX} (2) {@code Rx · Rz · Ry}, {@code eEulerYXZ} (3) {@code Rz · Rx · Ry},
  * {@code eEulerZXY} (4) {@code Ry · Rx · Rz}, {@code eEulerZYX} (5) {@code Rx · Ry · Rz}; {@code eSphericXYZ} (6) is
  * read as XYZ with a warning. When {@code RotationActive} is 0 the SDK ignores the pre- and post-rotation and the
- * rotation order (XYZ applies); a file that does not say is active.
+ * rotation order (XYZ applies); a file that does not say is active. So it does when {@code RotationSpaceForLimitOnly}
+ * is 1 (the rotation space then serves the rotation limits alone), active or not.
  *
  * <p>The chain is resolved as one local matrix — no helper nodes are inserted — and, for animation, as the equivalent
  * element stack of a {@link NodeTransformTrack} (constant parts folded into {@code Matrix} elements, the animated
@@ -89,10 +90,15 @@ final class FbxTransform {
             warnings.add(where + ": RotationOrder " + order + " is not an FBX Euler order (0–6); XYZ is used");
             order = 0;
         }
-        if (p.integer("RotationActive", 1) == 0) {
+        boolean inactive = p.integer("RotationActive", 1) == 0;
+        // the rotation space kept for the rotation limits alone: the FBX SDK evaluates the node as if it were inactive
+        // (its own OBJ exports of ufbx's casegen_rotation_space show it, for every rotation order)
+        boolean limitOnly = p.integer("RotationSpaceForLimitOnly", 0) != 0;
+        if (inactive || limitOnly) {
             if (!isZero(pre) || !isZero(post) || order != 0) {
-                warnings.add(where + ": RotationActive is 0, so its PreRotation, PostRotation and RotationOrder "
-                        + ORDER_NAMES[(int) order] + " are not applied (FBX SDK semantics)");
+                warnings.add(where + ": " + (inactive ? "RotationActive is 0" : "RotationSpaceForLimitOnly is 1")
+                        + ", so its PreRotation, PostRotation and RotationOrder " + ORDER_NAMES[(int) order]
+                        + " are not applied (FBX SDK semantics)");
             }
             pre = ZERO.clone();
             post = ZERO.clone();

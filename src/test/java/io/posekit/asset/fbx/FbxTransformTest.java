@@ -181,6 +181,24 @@ class FbxTransformTest {
         assertMatrix(local(vec("PreRotation", 0, 0, 90)), rz(90), EPS);
     }
 
+    /**
+     * {@code RotationSpaceForLimitOnly} 1: the pre- and post-rotation and the order serve the rotation limits alone,
+     * and the FBX SDK evaluates the node as if inactive, even with {@code RotationActive} 1 (its OBJ exports of ufbx's
+     * {@code casegen_rotation_space}, every order); 0 leaves an active node as it is.
+     */
+    @Test
+    void rotationSpaceForLimitOnlyIgnoresPreAndPostRotationAndTheOrder() {
+        ImportScene s = new FbxSceneFixture().model(1, "n", 0, p("RotationActive", 1),
+                p("RotationSpaceForLimitOnly", 1), vec("PreRotation", 0, 0, 90), vec("PostRotation", 30, 0, 0),
+                p("RotationOrder", 1), vec("Lcl Rotation", 70, -25, 40)).importScene();
+        assertMatrix(restMatrix(s, 0), FbxTransform.euler(new double[] {70, -25, 40}, 0), EPS);
+        assertThat(s.warnings()).contains("Model 'n': RotationSpaceForLimitOnly is 1, so its PreRotation, PostRotation"
+                + " and RotationOrder XZY are not applied (FBX SDK semantics)");
+        ImportScene used = new FbxSceneFixture().model(1, "n", 0, p("RotationActive", 1),
+                p("RotationSpaceForLimitOnly", 0), vec("PreRotation", 0, 0, 90)).importScene();
+        assertMatrix(restMatrix(used, 0), rz(90), EPS);
+    }
+
     @Test
     void sphericXyzIsReadAsXyzWithAWarning() {
         ImportScene s = new FbxSceneFixture().model(1, "n", 0, p("RotationOrder", 6), vec("Lcl Rotation", 10, 20, 30))
