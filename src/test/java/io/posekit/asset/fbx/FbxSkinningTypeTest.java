@@ -3,12 +3,19 @@ package io.posekit.asset.fbx;
 import static io.posekit.asset.fbx.FbxSceneFixture.assertInvalid;
 import static io.posekit.asset.fbx.FbxSceneFixture.leaf;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.posekit.asset.ImportScene;
 import io.posekit.asset.Model;
+import io.posekit.sampling.Pose;
+import io.posekit.skinning.MeshInstance;
+import io.posekit.skinning.MeshPoser;
 import io.posekit.skinning.Primitive;
+import io.posekit.skinning.SkinningMethod;
+import io.posekit.skinning.VertexAttribute;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -99,6 +106,60 @@ class FbxSkinningTypeTest {
         assertThat(primitive(odd).dualQuaternionWeights()).isNull();
         assertThat(odd.warnings()).contains("skin 'Armature' of Geometry 'body': SkinningType Spherical is not known;"
                 + " it is skinned linearly");
+    }
+
+    /**
+     * End to end: one vertex (1, 0, 0) weighted half to a bone at rest and half to a bone turned 90° about Z since
+     * the bind. Posed meshes skin it as the file asks — (√½, √½, 0) for {@code DualQuaternion}, (0.5, 0.5, 0) for
+     * {@code Linear}, their mean for {@code Blend} 0.5 — and the caller's explicit choice still rules.
+     */
+    @Test
+    void posedMeshesSkinAsTheFileAsks() {
+        double h = Math.sqrt(0.5);
+        assertPosed(turned(leaf("SkinningType", "DualQuaternion")), SkinningMethod.AUTHORED, h, h);
+        assertPosed(turned(leaf("SkinningType", "Linear")), SkinningMethod.AUTHORED, 0.5, 0.5);
+        assertPosed(turned(leaf("SkinningType", "Blend"), leaf("Indexes", (Object) new int[] {0}),
+                leaf("BlendWeights", (Object) new double[] {0.5})), SkinningMethod.AUTHORED, (0.5 + h) / 2,
+                (0.5 + h) / 2);
+        assertPosed(turned(leaf("SkinningType", "DualQuaternion")), SkinningMethod.LINEAR, 0.5, 0.5);
+        assertPosed(turned(leaf("SkinningType", "Linear")), SkinningMethod.DUAL_QUATERNION, h, h);
+    }
+
+    /** A one-triangle mesh whose point 0 is (1, 0, 0), weighted 0.5 to bone0 (at rest) and 0.5 to bone1 (Rz 90°). */
+    private static Model turned(FbxNode... skinChildren) {
+        FbxSceneFixture f = new FbxSceneFixture()
+                .geometry(10, "body", new double[] {1, 0, 0, 0, 1, 0, 0, 0, 1}, new int[] {0, 1, ~2})
+                .model(1, "mesh", "Mesh").oo(1, 0).oo(10, 1)
+                .object("Deformer", 100, "Armature", "Skin", skinChildren).oo(100, 10)
+                .model(11, "bone0", 0)
+                .model(12, "bone1", 0, FbxSceneFixture.vec("Lcl Rotation", 0, 0, 90));
+        for (int b = 0; b < 2; b++) {
+            f.object("Deformer", 200 + b, "cluster" + b, "Cluster", leaf("Version", 100),
+                    leaf("Indexes", (Object) new int[] {0, 1, 2}), leaf("Weights", (Object) new double[] {0.5, 0.5, 0.5}),
+                    leaf("Transform", (Object) FbxTransform.identity()),
+                    leaf("TransformLink", (Object) FbxTransform.identity())).oo(200 + b, 100).oo(11 + b, 200 + b);
+        }
+        return f.build();
+    }
+
+    private static void assertPosed(Model model, SkinningMethod method, double x, double y) {
+        MeshInstance mesh = model.meshes().getFirst();
+        float[] world = Pose.evaluate(model.rig(), null, 0).modelMatrices();
+        float[] skinning = MeshPoser.skinningMatrices(model.skins().get(mesh.skin()), world);
+        float[] p = MeshPoser.pose(mesh, null, skinning, world, Set.of(VertexAttribute.POSITION), method).getFirst()
+                .positions();
+        int v = 0;
+        while (p.length > 3 * v && mesh.primitives().getFirst().positions()[3 * v] != 1) {
+            v++;
+        }
+        assertThat(p[3 * v]).isCloseTo((float) x, within(1e-6f));
+        assertThat(p[3 * v + 1]).isCloseTo((float) y, within(1e-6f));
+        assertThat(p[3 * v + 2]).isCloseTo(0f, within(1e-6f));
+        if (method == SkinningMethod.AUTHORED) {
+            // the default overload, as posed.glb and render.png pose
+            float[] d = MeshPoser.pose(mesh, skinning, world, Set.of(VertexAttribute.POSITION)).getFirst().positions();
+            assertThat(d).containsExactly(p);
+        }
     }
 
     @Test
