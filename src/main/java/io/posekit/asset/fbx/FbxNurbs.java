@@ -218,9 +218,10 @@ final class FbxNurbs {
         double[] left = new double[Math.max(u.order(), v.order()) + 1];
         double[] right = new double[left.length];
         for (int row = 0; row < rows; row++) {
-            budget.checkTime();
             int baseV = v.evaluate(v.evaluatedParameter(row), nv, left, right);
             for (int col = 0; col < columns; col++) {
+                // per sample: a sample costs up to order² (32² = 1024) products
+                budget.checkTime();
                 int baseU = u.evaluate(u.evaluatedParameter(col), nu, left, right);
                 double x = 0;
                 double y = 0;
