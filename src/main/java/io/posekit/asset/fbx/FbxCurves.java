@@ -163,10 +163,19 @@ final class FbxCurves {
      *
      * @param flags per key
      * @param data four floats per key (data float 2 as its raw bits in {@code packed})
-     * @param packed the bits of data float 2 per key (the packed weights)
+     * @param weights two per key: the right weight and the next key's left weight, fractions of the segment's duration
+     *     (used where the key's flags mark them weighted): 7.x files pack them into data float 2 as 1/10000 units; FBX
+     *     6.x keys print them as decimals, which {@link FbxLegacy} carries unrounded in {@link #EXACT_WEIGHTS}
      */
-    record Attributes(int[] flags, double[] data, int[] packed) {
+    record Attributes(int[] flags, double[] data, double[] weights) {
     }
+
+    /**
+     * The child of an {@code AnimationCurve} that {@link FbxLegacy} writes for FBX 6.x keys: two doubles per attribute
+     * run (right weight, next-left weight) that replace the 1/10000 fixed-point weights of data float 2, as the 6.x
+     * file prints them (3ds Max writes e.g. 0.333233326673508; rounded to 0.3332 a 168° turn ends up 0.0017° off).
+     */
+    static final String EXACT_WEIGHTS = "posekit:KeyAttrWeights";
 
     private static Attributes attributes(FbxNode curve, int n, String where) {
         FbxNode flagsNode = curve.child("KeyAttrFlags");
@@ -174,10 +183,11 @@ final class FbxCurves {
         FbxNode refsNode = curve.child("KeyAttrRefCount");
         int[] flags = new int[n];
         double[] data = new double[4 * n];
-        int[] packed = new int[n];
+        double[] weights = new double[2 * n];
         if (flagsNode == null && dataNode == null && refsNode == null) {
             Arrays.fill(flags, LINEAR);
-            return new Attributes(flags, data, packed);
+            Arrays.fill(weights, DEFAULT_WEIGHT);
+            return new Attributes(flags, data, weights);
         }
         if (flagsNode == null || dataNode == null || refsNode == null) {
             throw ImportException.invalid(where + " needs all of KeyAttrFlags, KeyAttrDataFloat and KeyAttrRefCount"
@@ -194,22 +204,36 @@ final class FbxCurves {
                     + runData.length + ") and KeyAttrRefCount (" + refs.length + ") do not describe the same attributes"
                     + " (4 data floats each)");
         }
+        FbxNode exactNode = curve.child(EXACT_WEIGHTS);
+        double[] exact = exactNode == null ? null : exactNode.doubles(0);
+        if (exact != null && exact.length != 2L * refs.length) {
+            throw ImportException.invalid(where + ": its " + refs.length + " key attributes have " + exact.length
+                    + " exact weights (2 each)");
+        }
+        for (int i = 0; exact != null && i < exact.length; i++) {
+            if (!Double.isFinite(exact[i])) {
+                throw ImportException.invalid(where + ": the weight of key " + i / 2 + " is not finite");
+            }
+        }
         int k = 0;
         for (int i = 0; i < refs.length && k < n; i++) {
             if (refs[i] < 0) {
                 throw ImportException.invalid(where + ": KeyAttrRefCount[" + i + "] = " + refs[i] + " is negative");
             }
             int bits = weightBits(rawData, printed, 4 * i + 2);
+            double right = exact != null ? Math.clamp(exact[2 * i], 0, 1) : (bits & 0xFFFF) * 1e-4;
+            double nextLeft = exact != null ? Math.clamp(exact[2 * i + 1], 0, 1) : (bits >>> 16) * 1e-4;
             for (int r = 0; r < refs[i] && k < n; r++, k++) {
                 flags[k] = runFlags[i];
                 System.arraycopy(runData, 4 * i, data, 4 * k, 4);
-                packed[k] = bits;
+                weights[2 * k] = right;
+                weights[2 * k + 1] = nextLeft;
             }
         }
         if (k < n) {
             throw ImportException.invalid(where + ": KeyAttrRefCount covers " + k + " of its " + n + " keys");
         }
-        return new Attributes(flags, data, packed);
+        return new Attributes(flags, data, weights);
     }
 
     /**
@@ -273,9 +297,8 @@ final class FbxCurves {
             int f = a.flags()[k];
             double storedRight = a.data()[4 * k];
             double storedNextLeft = a.data()[4 * k + 1];
-            int packed = a.packed()[k];
-            double wr = (f & WEIGHTED_RIGHT) != 0 ? (packed & 0xFFFF) * 1e-4 : DEFAULT_WEIGHT;
-            double wnl = (f & WEIGHTED_NEXT_LEFT) != 0 ? (packed >>> 16) * 1e-4 : DEFAULT_WEIGHT;
+            double wr = (f & WEIGHTED_RIGHT) != 0 ? a.weights()[2 * k] : DEFAULT_WEIGHT;
+            double wnl = (f & WEIGHTED_NEXT_LEFT) != 0 ? a.weights()[2 * k + 1] : DEFAULT_WEIGHT;
             double nextLeft = 0;
             if ((f & CONSTANT) != 0) {
                 wr = DEFAULT_WEIGHT;

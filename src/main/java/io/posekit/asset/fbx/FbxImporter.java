@@ -30,7 +30,9 @@ import java.util.Map;
  *       (pivots, offsets, pre/post-rotation, rotation order, inherit type; {@link FbxTransform},
  *       {@link FbxHierarchy});</li>
  *   <li>one mesh instance per {@code Mesh} geometry on a Model: polygons fan-triangulated, de-indexed into unique
- *       (control point, normal, UV) vertices, the Model's geometric transform applied ({@link FbxGeometry});</li>
+ *       (control point, normal, UV) vertices, the Model's geometric transform applied ({@link FbxGeometry}); one per
+ *       {@code NurbsSurface}, tessellated with the file's span subdivision as ufbx tessellates it
+ *       ({@link FbxNurbs});</li>
  *   <li>skins from {@code Skin} deformers and their clusters: every influence, inverse binds from the clusters'
  *       {@code Transform} ({@link FbxSkin});</li>
  *   <li>materials: the Model's {@code Material}s with their diffuse texture (embedded {@code Video/Content} or a file
@@ -135,12 +137,21 @@ public final class FbxImporter implements AssetImporter {
             budget.checkTime();
             FbxScene.FbxObject model = nodes.model(i);
             for (FbxScene.FbxObject geometry : scene.sources(model.id(), "Geometry", null)) {
+                double[] geometric = FbxTransform.geometric(nodes.data(i));
+                if (geometry.subclass().equals("NurbsSurface")) {
+                    FbxGeometry.Mesh surface = nurbsSurface(scene, model, geometry, geometric, budget, warnings);
+                    if (surface != null) {
+                        meshes.add(new ImportScene.MeshInstance(model.name(), i, -1, geometry.order(),
+                                surfaces(rigid(surface), surface, model, materials.forModel(model, surface), budget,
+                                        warnings), null));
+                    }
+                    continue;
+                }
                 if (!geometry.subclass().equals("Mesh")) {
                     warnings.add(model.label() + ": " + geometry.label() + " of type '"
                             + FbxScene.display(geometry.subclass()) + "' is not a polygon mesh; ignored");
                     continue;
                 }
-                double[] geometric = FbxTransform.geometric(nodes.data(i));
                 boolean deformed = !scene.sources(geometry.id(), "Deformer", null).isEmpty();
                 FbxGeometry.Mesh mesh;
                 FbxBlendShapes.Shapes shapes;
@@ -173,9 +184,7 @@ public final class FbxImporter implements AssetImporter {
                 } else {
                     primitive = geometric == null ? rigid.get(geometry.id()) : null;
                     if (primitive == null) {
-                        primitive = new Primitive(PrimitiveMode.TRIANGLES, mesh.attributes(), mesh.positions(),
-                                mesh.normals(), null, mesh.indices(), 0, new int[0], new float[0], mesh.texcoords(), null)
-                                .withFurtherTexcoords(mesh.furtherTexcoords()).withColors(mesh.colors());
+                        primitive = rigid(mesh);
                         if (geometric == null) {
                             rigid.put(geometry.id(), primitive);
                         }
@@ -194,6 +203,30 @@ public final class FbxImporter implements AssetImporter {
         }
         List<ImportScene.Clip> clips = FbxAnimation.clips(scene, nodes, morphs, budget, warnings);
         return new ImportScene(nodes.nodes(), skins, meshes, clips, warnings.list());
+    }
+
+    /** The primitive of a mesh no skin deforms. */
+    private static Primitive rigid(FbxGeometry.Mesh mesh) {
+        return new Primitive(PrimitiveMode.TRIANGLES, mesh.attributes(), mesh.positions(), mesh.normals(), null,
+                mesh.indices(), 0, new int[0], new float[0], mesh.texcoords(), null)
+                .withFurtherTexcoords(mesh.furtherTexcoords()).withColors(mesh.colors());
+    }
+
+    /**
+     * A NURBS surface tessellated as ufbx tessellates it ({@link FbxNurbs}), rigid: deformers on it (their indices
+     * name control points, not the tessellation's vertices) are not applied, warned.
+     */
+    private static FbxGeometry.Mesh nurbsSurface(FbxScene scene, FbxScene.FbxObject model,
+            FbxScene.FbxObject geometry, double[] geometric, DecodeBudget budget, ImportWarnings warnings) {
+        if (geometric != null) {
+            FbxTransform.requireFinite(geometric, model.label() + ": its geometric transform");
+        }
+        FbxGeometry.Mesh surface = FbxNurbs.tessellate(geometry, geometric, budget, warnings);
+        if (surface != null && !scene.sources(geometry.id(), "Deformer", null).isEmpty()) {
+            warnings.add(model.label() + ": the deformers of NURBS " + geometry.label() + " are not applied (the"
+                    + " surface is tessellated at rest)");
+        }
+        return surface;
     }
 
     /**

@@ -29,8 +29,9 @@ import java.util.Set;
  *       {@code Lcl Rotation}, {@code Lcl Scaling} with their {@code Default}s, and each channel's
  *       {@code Key: time, value, mode, …} list an {@code AnimationCurve}: mode {@code C} constant, {@code L} linear,
  *       {@code U} cubic — {@code s} and {@code b} with the right slope and the next key's left slope, {@code a}
- *       auto (time-independent and clamp-progressive, as 7.x files flag the same keys) — followed by its weights ({@code n} none, {@code a} right and next-left, {@code r} right,
- *       {@code l} next-left), {@code T} TCB with tension, continuity and bias. The key grammar is ufbx's
+ *       auto (time-independent and clamp-progressive, as 7.x files flag the same keys) — followed by its weights
+ *       ({@code n} none, {@code a} right and next-left, {@code r} right, {@code l} next-left; decimals, kept unrounded
+ *       where 7.x packs them in 1/10000 units), {@code T} TCB with tension, continuity and bias. The key grammar is ufbx's
  *       ({@code ufbxi_read_legacy_...}) as far as 6.x writers use it.</li>
  * </ul>
  * Textures (connected to Models in 6.x, not to material properties) and blend shapes of 6.x are not carried (a
@@ -338,6 +339,7 @@ final class FbxLegacy {
         List<Float> values = new ArrayList<>();
         List<Integer> flags = new ArrayList<>();
         List<float[]> data = new ArrayList<>();
+        List<double[]> exactWeights = new ArrayList<>();
         int i = 0;
         int n = tokens.size();
         while (i < n) {
@@ -351,6 +353,7 @@ final class FbxLegacy {
             String mode = word(tokens.get(i++), where, i);
             int f;
             float[] d = {0, 0, 0, 0};
+            double[] w = {1.0 / 3, 1.0 / 3};
             switch (mode.charAt(0)) {
                 case 'C' -> {
                     f = FbxCurves.CONSTANT;
@@ -376,7 +379,7 @@ final class FbxLegacy {
                                 + " has the unknown tangent mode '" + FbxScene.display(tangent) + "'");
                     }
                     int[] withWeights = {f};
-                    i = weights(tokens, i, where, d, withWeights);
+                    i = weights(tokens, i, where, w, withWeights);
                     f = withWeights[0];
                 }
                 case 'T' -> {
@@ -385,7 +388,7 @@ final class FbxLegacy {
                         d[k] = (float) number(need(tokens, i++, where), where, i);
                     }
                     int[] withWeights = {f};
-                    i = weights(tokens, i, where, d, withWeights);
+                    i = weights(tokens, i, where, w, withWeights);
                     f = withWeights[0];
                 }
                 default -> throw ImportException.invalid("FBX 6.x channel " + where + ": key " + times.size()
@@ -395,18 +398,21 @@ final class FbxLegacy {
             values.add(v);
             flags.add(f);
             data.add(d);
+            exactWeights.add(w);
         }
         int keys = times.size();
         long[] kt = new long[keys];
         float[] kv = new float[keys];
         int[] kf = new int[keys];
         float[] kd = new float[4 * keys];
+        double[] kw = new double[2 * keys];
         int[] kr = new int[keys];
         for (int k = 0; k < keys; k++) {
             kt[k] = times.get(k);
             kv[k] = values.get(k);
             kf[k] = flags.get(k);
             System.arraycopy(data.get(k), 0, kd, 4 * k, 4);
+            System.arraycopy(exactWeights.get(k), 0, kw, 2 * k, 2);
             kr[k] = 1;
         }
         return new FbxNode("AnimationCurve", List.of(), List.of(
@@ -414,47 +420,50 @@ final class FbxLegacy {
                 new FbxNode("KeyValueFloat", List.of((Object) kv), List.of()),
                 new FbxNode("KeyAttrFlags", List.of((Object) kf), List.of()),
                 new FbxNode("KeyAttrDataFloat", List.of((Object) kd), List.of()),
-                new FbxNode("KeyAttrRefCount", List.of((Object) kr), List.of())));
+                new FbxNode("KeyAttrRefCount", List.of((Object) kr), List.of()),
+                new FbxNode(FbxCurves.EXACT_WEIGHTS, List.of((Object) kw), List.of())));
     }
 
     /**
      * Reads a cubic key's weight mode after its tangents: {@code n} none, {@code a} right and next-left, {@code r}
-     * right, {@code l} next-left (fractions of the segment); packs them as FBX 7 does (data float 2, 1/10000 units)
-     * and adds the weight bits to {@code f[0]}.
+     * right, {@code l} next-left (fractions of the segment, clamped to 0–1), into {@code exact} (right, next-left) and
+     * the weight bits into {@code f[0]}. The weights travel unrounded ({@link FbxCurves#EXACT_WEIGHTS}) rather than
+     * packed into data float 2 as 7.x files do: that float is a TCB key's bias.
      *
      * @return the index of the token after the weights
      */
-    private static int weights(List<Object> tokens, int i, String where, float[] d, int[] f) {
+    private static int weights(List<Object> tokens, int i, String where, double[] exact, int[] f) {
         int flags = f[0];
         if (i < tokens.size() && isWord(tokens.get(i))) {
             String mode = word(tokens.get(i++), where, i);
-            int right = 3333;
-            int left = 3333;
             switch (mode.charAt(0)) {
                 case 'a' -> {
-                    right = weight(number(need(tokens, i++, where), where, i));
-                    left = weight(number(need(tokens, i++, where), where, i));
+                    exact[0] = exactWeight(number(need(tokens, i++, where), where, i), where);
+                    exact[1] = exactWeight(number(need(tokens, i++, where), where, i), where);
                     flags |= FbxCurves.WEIGHTED_RIGHT | FbxCurves.WEIGHTED_NEXT_LEFT;
                 }
                 case 'r' -> {
-                    right = weight(number(need(tokens, i++, where), where, i));
+                    exact[0] = exactWeight(number(need(tokens, i++, where), where, i), where);
                     flags |= FbxCurves.WEIGHTED_RIGHT;
                 }
                 case 'l' -> {
-                    left = weight(number(need(tokens, i++, where), where, i));
+                    exact[1] = exactWeight(number(need(tokens, i++, where), where, i), where);
                     flags |= FbxCurves.WEIGHTED_NEXT_LEFT;
                 }
                 default -> {
                 }
             }
-            d[2] = Float.intBitsToFloat(right | left << 16);
         }
         f[0] = flags;
         return i;
     }
 
-    private static int weight(double w) {
-        return (int) Math.round(Math.clamp(w, 0, 1) * 10000);
+    /** A weight as printed, clamped to 0–1 (a control point outside its segment has no meaning). */
+    private static double exactWeight(double w, String where) {
+        if (!Double.isFinite(w)) {
+            throw ImportException.invalid("FBX 6.x channel " + where + ": a key weight is not finite (" + w + ")");
+        }
+        return Math.clamp(w, 0, 1);
     }
 
     private static Object need(List<Object> tokens, int i, String where) {

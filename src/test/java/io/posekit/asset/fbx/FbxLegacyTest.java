@@ -165,6 +165,52 @@ class FbxLegacyTest {
         return new FbxNode(node.name(), properties, node.children().stream().map(FbxLegacyTest::binaryNames).toList());
     }
 
+    /** Bone's Y at {@code t} seconds of the take with the Y channel's key list {@code keys}. */
+    private static float boneYWithKeys(String keys, double t) {
+        Model model = ModelBuilder.build(AssetFormat.FBX, read(MAX_2009_61.replace(
+                "Key: 0,2,U,s,0,0,n,46186158000,4,U,a,n", "Key: " + keys)));
+        float[] at = Pose.evaluate(model.rig(), model.clips().getFirst(), t).local().translations();
+        return at[3 * model.rig().indexOf("Bone") + 1];
+    }
+
+    /**
+     * 3ds Max's weighted cubic keys ({@code U,s,…,a,right,nextLeft}): the weights place the Bézier control points at
+     * those fractions of the segment. With flat slopes, 0 → −168 over 1 s and weights ¼ and ¾ the control times are
+     * 0.25 and 0.25 s, so at the curve parameter ½ the time is 0.75·½·½ + ⅛ = 0.3125 s and the value
+     * −168·(3·½·¼ + ⅛) = −84 exactly.
+     */
+    @Test
+    void max2009WeightedCubicKeysPlaceTheBezierControlPointsAtTheirWeights() {
+        assertThat(boneYWithKeys("0,0,U,s,0,-0,a,0.25,0.75,46186158000,-168,U,s,0,0,r,0.99", 0.3125))
+                .isCloseTo(-84f, within(1e-4f));
+    }
+
+    /**
+     * The weights 3ds Max 2009 prints ({@code 0.333233326673508}, ufbx's {@code max2009_blob}) are used as printed,
+     * not rounded to the 1/10000 units in which 7.x packs them: at ⅓ s of 0 → −168 the Bézier (its parameter solved by
+     * bisection) is at −43.56053; rounded to 0.3332 the weights would give −43.56219, which turned the blob 0.0017°
+     * too far and left its vertices 0.002 off 3ds Max's own export.
+     */
+    @Test
+    void max2009KeyWeightsAreUsedUnrounded() {
+        String keys = "0,0,U,s,0,-0,a,0.333233326673508,0.333233326673508,46186158000,-168,U,s,0,0,r,0.989998996257782";
+        assertThat(boneYWithKeys(keys, 1.0 / 3)).isCloseTo(-43.56053f, within(2e-4f));
+    }
+
+    /** A TCB key's bias (its third number) survives the weights that follow it: {@code T,0,0,1,n} is bias 1. */
+    @Test
+    void aTcbKeysBiasIsNotOverwrittenByItsWeightMode() {
+        FbxNode root = FbxReader.read(MAX_2009_61.replace("Key: 0,2,U,s,0,0,n,46186158000,4,U,a,n",
+                "Key: 0,2,T,0,0,1,n,46186158000,4,T,0,0,1,n").getBytes(StandardCharsets.UTF_8), ImportLimits.DEFAULT,
+                ImportLimits.DEFAULT.newBudget()).root();
+        FbxNode upgraded = FbxLegacy.upgrade(root, 6100, ImportLimits.DEFAULT.newBudget(),
+                new io.posekit.asset.ImportWarnings());
+        List<FbxNode> curves = upgraded.child("Objects").children("AnimationCurve");
+        FbxNode y = curves.stream().filter(c -> c.child("KeyValueFloat").doubles(0)[1] == 4).findFirst().orElseThrow();
+        assertThat(y.child("KeyAttrDataFloat").doubles(0)).containsExactly(0, 0, 1, 0, 0, 0, 1, 0);
+        assertThat(y.child(FbxCurves.EXACT_WEIGHTS).doubles(0)).containsExactly(1.0 / 3, 1.0 / 3, 1.0 / 3, 1.0 / 3);
+    }
+
     @Test
     void aKeyListCutInsideAKeyIsAClearError() {
         String cut = MAX_2009_61.replace("Key: 0,1,L,46186158000,3,L", "Key: 0,1,L,46186158000,3");
