@@ -1,7 +1,7 @@
 # posekit as a container. Build the jar on the host first (./mvnw -DskipTests package), then:
 #   docker build -t posekit .                                         (with a registry)
 #   docker build --build-arg BASE_IMAGE=local/temurin-jre:25 -t posekit .   (registry-less machines)
-# The build trains the JDK's AOT cache in the image (stage `training`, 40–60 s): the service starts, runs its start-up
+# The build trains the JDK's AOT cache in the image (stage `training`, 30–60 s): the service starts, runs its start-up
 # warm-up and exits, and the classes it loaded and linked and the profiles of its hot paths go into /app/posekit.aot,
 # which the start command uses (docs/operations.md). A cache is only valid for the JVM build and jars that made it, so
 # it is made here, on the image's own JVM; `--build-arg AOT_TRAINING=0s` skips the warm-up in the training run.
@@ -16,7 +16,7 @@ RUN java -Djarmode=tools -jar posekit.jar extract --layers --destination extract
 
 # the image's JVM on the image's files: the same paths, the same jars (COPY keeps their times), the same flags
 FROM ${BASE_IMAGE} AS training
-ARG AOT_TRAINING=10s
+ARG AOT_TRAINING=120s
 WORKDIR /app
 COPY --from=layers /build/extracted/dependencies/ ./
 COPY --from=layers /build/extracted/spring-boot-loader/ ./
@@ -25,7 +25,7 @@ COPY --from=layers /build/extracted/application/ ./
 ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:InitialRAMPercentage=25 -XX:+ExitOnOutOfMemoryError -XX:G1PeriodicGCInterval=30000"
 RUN java -Dspring.aot.enabled=true -XX:AOTCacheOutput=/app/posekit.aot -jar /app/posekit.jar \
         --server.port=0 --server.address=127.0.0.1 --posekit.security.mode=open --posekit.store.dir=/tmp/training-store \
-        --posekit.warm-up.duration=${AOT_TRAINING} --posekit.warm-up.quiet=1h --posekit.warm-up.exit=true \
+        --posekit.warm-up.duration=${AOT_TRAINING} --posekit.warm-up.exit=true \
         --logging.level.root=WARN \
     && rm -rf /tmp/training-store
 
