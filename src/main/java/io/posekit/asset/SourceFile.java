@@ -27,7 +27,7 @@ public final class SourceFile {
     private final FileChannel channel;
     private final ByteBuffer mapped;
     private final int size;
-    private final String sha256;
+    private final java.util.function.Supplier<String> sha256;
     private final java.nio.file.Path path;
 
     /**
@@ -40,8 +40,8 @@ public final class SourceFile {
         this(name, Objects.requireNonNull(bytes, "bytes"), null, null, bytes.length, null, null);
     }
 
-    private SourceFile(String name, byte[] bytes, FileChannel channel, ByteBuffer mapped, int size, String sha256,
-            java.nio.file.Path path) {
+    private SourceFile(String name, byte[] bytes, FileChannel channel, ByteBuffer mapped, int size,
+            java.util.function.Supplier<String> sha256, java.nio.file.Path path) {
         this.name = Objects.requireNonNull(name, "name");
         this.bytes = bytes;
         this.channel = channel;
@@ -56,11 +56,12 @@ public final class SourceFile {
      *
      * @param channel open for reading, its content {@code size} bytes long, left open and unchanged while this file is
      *     used (its creator closes it)
-     * @param sha256 the lowercase hex SHA-256 of the content, computed as it was written, or {@code null}
+     * @param sha256 gives the lowercase hex SHA-256 of the content, computed as it was written (waiting for the hashing
+     *     to catch up with the writing; unchecked exceptions when it failed), or {@code null} when it was not computed
      * @param path where the file was written (it may be moved meanwhile: the channel still reads it)
      */
-    public static SourceFile onDisk(String name, FileChannel channel, int size, String sha256,
-            java.nio.file.Path path) {
+    public static SourceFile onDisk(String name, FileChannel channel, int size,
+            java.util.function.Supplier<String> sha256, java.nio.file.Path path) {
         return new SourceFile(name, null, Objects.requireNonNull(channel, "channel"), null, size, sha256,
                 Objects.requireNonNull(path, "path"));
     }
@@ -237,9 +238,12 @@ public final class SourceFile {
         return channel;
     }
 
-    /** The lowercase hex SHA-256 of the content when it was computed as the file was written, else {@code null}. */
+    /**
+     * The lowercase hex SHA-256 of the content when it is computed as the file is written, else {@code null}; waits
+     * for that hashing to finish.
+     */
     public String sha256() {
-        return sha256;
+        return sha256 == null ? null : sha256.get();
     }
 
     /** The last path segment of {@link #name()}. */

@@ -172,9 +172,12 @@ public final class AssetRepository {
         return importers;
     }
 
-    /** A spool for the next upload's files, where the store would have them ({@link AssetStore#spoolDirectory()}). */
+    /**
+     * A spool for the next upload's files, where the store would have them ({@link AssetStore#spoolDirectory()}), hashed
+     * behind their writing on the parsing pool's hashing threads.
+     */
     public UploadSpool newSpool() {
-        return new UploadSpool(store.spoolDirectory());
+        return new UploadSpool(store.spoolDirectory(), parsing.hashing());
     }
 
     /** The pool every parse runs on. */

@@ -32,8 +32,9 @@ public final class ContentId {
         List<SourceFile> ordered = canonicalOrder(files);
         if (ordered.size() == 1) {
             SourceFile only = ordered.getFirst();
-            if (only.sha256() != null) {
-                return only.sha256(); // hashed as it arrived
+            String known = only.sha256();
+            if (known != null) {
+                return known; // hashed as it arrived
             }
             update(sha, only);
         } else {

@@ -65,6 +65,8 @@ public final class ParsingPool implements AutoCloseable {
     private final Duration parseTime;
     private final Duration retryAfter;
     private final ThreadPoolExecutor executor;
+    /** Where uploads are hashed behind their writing ({@link #hashing()}). */
+    private final ThreadPoolExecutor hashing;
     private final AtomicLong sequence = new AtomicLong();
     private final int[] waiting = new int[Kind.values().length];
     private int running;
@@ -96,19 +98,13 @@ public final class ParsingPool implements AutoCloseable {
         this.queueCapacity = queueCapacity;
         this.parseTime = parseTime;
         this.retryAfter = Duration.ofSeconds(Math.max(1, (parseTime.toMillis() + 999) / 1000));
-        AtomicInteger n = new AtomicInteger();
-        ThreadFactory factory = r -> {
-            Runnable work = nice == 0 ? r : () -> {
-                ThreadNiceness.lowerCurrentThread(nice);
-                r.run();
-            };
-            Thread t = new Thread(work, "posekit-parse-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
         this.executor = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-                new PriorityBlockingQueue<>(16, ORDER), factory);
+                new PriorityBlockingQueue<>(16, ORDER), threads("posekit-parse-", nice));
         executor.allowCoreThreadTimeOut(true);
+        // a task per upload in flight at most (UploadSpool hashes a file one task at a time): never refused
+        this.hashing = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+                new java.util.concurrent.LinkedBlockingQueue<>(), threads("posekit-hash-", nice));
+        hashing.allowCoreThreadTimeOut(true);
         for (Kind k : Kind.values()) {
             Gauge.builder("posekit.parsing.queued", this, p -> p.queued(k))
                     .description("imports waiting for a parsing thread").tag("kind", k.tag()).register(meters);
@@ -128,6 +124,28 @@ public final class ParsingPool implements AutoCloseable {
                 .description("imports running on a parsing thread").register(meters);
         Gauge.builder("posekit.parsing.threads", this, p -> p.threads)
                 .description("parsing threads").register(meters);
+    }
+
+    /**
+     * Where uploads are hashed as their bytes are written ({@link UploadSpool}), so that the event loops that receive
+     * them only write: as many threads as parse, at the same nice value, so that reads are answered first.
+     */
+    public java.util.concurrent.Executor hashing() {
+        return hashing;
+    }
+
+    /** Daemon threads named {@code prefix}1, 2, … that run at nice value {@code nice} (0: as the process). */
+    private static ThreadFactory threads(String prefix, int nice) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Runnable work = nice == 0 ? r : () -> {
+                ThreadNiceness.lowerCurrentThread(nice);
+                r.run();
+            };
+            Thread t = new Thread(work, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
     }
 
     /** The number of parsing threads for the {@code posekit.parsing.threads} setting: 0 means one per core. */
@@ -352,6 +370,7 @@ public final class ParsingPool implements AutoCloseable {
     @Override
     public void close() {
         executor.shutdownNow();
+        hashing.shutdownNow();
     }
 
     /**

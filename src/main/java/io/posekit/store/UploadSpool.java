@@ -16,8 +16,10 @@ import java.util.UUID;
 /**
  * One upload's files written to disk as their bytes arrive, before the repository stages them: a directory of its own
  * ({@code .spool-<uuid>}, under {@link AssetStore#spoolDirectory()}, which a store on a file system sets to its own so
- * that staging only renames), one file per uploaded file, each hashed (SHA-256) as it is written. Nothing of a body is
- * held in memory but the piece being written. The files become {@link SourceFile#onDisk} files read through the
+ * that staging only renames), one file per uploaded file, each hashed (SHA-256) as it is written: by the writing thread,
+ * or behind it by a hashing executor that reads back what was written (so that an event loop only writes, and the
+ * hashing runs where the service's own priorities put it). Nothing of a body is held in memory but the piece being
+ * written. The files become {@link SourceFile#onDisk} files read through the
  * channels they were written with, which stay open (and readable after a store has moved the file into place) until
  * {@link #close()}, which also removes what is left of the directory. Not thread-safe: one upload's bytes arrive in
  * order on one thread.
@@ -32,13 +34,27 @@ public final class UploadSpool implements AutoCloseable {
             .newThreadPerTaskExecutor(Thread.ofVirtual().name("posekit-spool-sync-", 0).factory());
 
     private final Path dir;
+    private final java.util.concurrent.Executor hashing;
     private final List<FileChannel> channels = new ArrayList<>();
     private boolean created;
     private boolean closed;
 
-    /** A spool that will write its files to a new directory in {@code parent} (created with the first file). */
+    /**
+     * A spool that will write its files to a new directory in {@code parent} (created with the first file), each hashed
+     * by the thread that writes it.
+     */
     public UploadSpool(Path parent) {
+        this(parent, null);
+    }
+
+    /**
+     * A spool that will write its files to a new directory in {@code parent} (created with the first file), each hashed
+     * on {@code hashing} (one task at a time per file, reading back what was written), or by the writing thread when
+     * {@code hashing} is {@code null}.
+     */
+    public UploadSpool(Path parent, java.util.concurrent.Executor hashing) {
         this.dir = parent.resolve(PREFIX + UUID.randomUUID());
+        this.hashing = hashing;
     }
 
     /**
@@ -88,7 +104,7 @@ public final class UploadSpool implements AutoCloseable {
             FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                     StandardOpenOption.WRITE);
             channels.add(channel);
-            return new Writer(name, path, channel);
+            return new Writer(name, path, channel, hashing);
         } catch (IOException e) {
             throw new StoreUnavailableException("cannot write an upload to " + dir + ": " + e.getMessage(), e);
         }
@@ -99,13 +115,16 @@ public final class UploadSpool implements AutoCloseable {
         private final String name;
         private final Path path;
         private final FileChannel channel;
-        private final MessageDigest sha = ContentId.newDigest();
+        private final MessageDigest sha;
+        private final Hasher behind;
         private long size;
 
-        private Writer(String name, Path path, FileChannel channel) {
+        private Writer(String name, Path path, FileChannel channel, java.util.concurrent.Executor hashing) {
             this.name = name;
             this.path = path;
             this.channel = channel;
+            this.sha = hashing == null ? ContentId.newDigest() : null;
+            this.behind = hashing == null ? null : new Hasher(path, channel, hashing);
         }
 
         /** The bytes written so far. */
@@ -119,7 +138,7 @@ public final class UploadSpool implements AutoCloseable {
          * @throws StoreUnavailableException when the disk refuses them (full, unmounted)
          */
         public void write(ByteBuffer piece) {
-            ByteBuffer hashed = piece.duplicate();
+            ByteBuffer hashed = sha == null ? null : piece.duplicate();
             try {
                 while (piece.hasRemaining()) {
                     size += channel.write(piece);
@@ -127,13 +146,18 @@ public final class UploadSpool implements AutoCloseable {
             } catch (IOException e) {
                 throw new StoreUnavailableException("cannot write an upload to " + path + ": " + e.getMessage(), e);
             }
-            sha.update(hashed);
+            if (sha != null) {
+                sha.update(hashed);
+            } else {
+                behind.advance(size, false);
+            }
         }
 
         /**
-         * The file, read through the channel it was written with (open until the spool is closed). Its data's fsync is
-         * started now, in the background, so that the disk works while the upload is dispatched and parsed; the
-         * store's own sync when it stages the file then finds little or nothing left to write.
+         * The file, read through the channel it was written with (open until the spool is closed); its SHA-256 is
+         * waited for when asked ({@link SourceFile#sha256()}). Its data's fsync is started now, in the background, so
+         * that the disk works while the upload is dispatched and parsed; the store's own sync when it stages the file
+         * then finds little or nothing left to write.
          */
         public SourceFile finish() {
             SYNC_AHEAD.execute(() -> {
@@ -143,8 +167,106 @@ public final class UploadSpool implements AutoCloseable {
                     // only a head start: the staging sync is the one that counts, and reports failures
                 }
             });
-            return SourceFile.onDisk(name, channel, Math.toIntExact(size), HexFormat.of().formatHex(sha.digest()),
-                    path);
+            java.util.function.Supplier<String> digest;
+            if (sha != null) {
+                String hex = HexFormat.of().formatHex(sha.digest());
+                digest = () -> hex;
+            } else {
+                behind.advance(size, true);
+                digest = behind::digest;
+            }
+            return SourceFile.onDisk(name, channel, Math.toIntExact(size), digest, path);
+        }
+    }
+
+    /**
+     * Hashes a file behind its writer, on an executor: one task at a time, each reading what was written since the
+     * last (through the channel, from the page cache) until it has caught up; the digest once the last byte is in.
+     */
+    private static final class Hasher implements Runnable {
+        /** Each hashing thread's read buffer. */
+        private static final ThreadLocal<ByteBuffer> BUFFER = ThreadLocal.withInitial(() -> ByteBuffer.allocate(1 << 16));
+
+        private final Path path;
+        private final FileChannel channel;
+        private final java.util.concurrent.Executor executor;
+        private final MessageDigest sha = ContentId.newDigest();
+        /** Whether a task is queued or running: at most one at a time. */
+        private final java.util.concurrent.atomic.AtomicBoolean scheduled = new java.util.concurrent.atomic.AtomicBoolean();
+        private final java.util.concurrent.CompletableFuture<String> digest = new java.util.concurrent.CompletableFuture<>();
+        /** The bytes written so far (set by the writer after it wrote them). */
+        private volatile long written;
+        private volatile boolean last;
+        /** The bytes hashed so far: only the running task touches it. */
+        private long hashed;
+
+        Hasher(Path path, FileChannel channel, java.util.concurrent.Executor executor) {
+            this.path = path;
+            this.channel = channel;
+            this.executor = executor;
+        }
+
+        /** The writer has written {@code size} bytes, and when {@code finished} no more will come. */
+        void advance(long size, boolean finished) {
+            written = size;
+            if (finished) {
+                last = true;
+            }
+            schedule();
+        }
+
+        private void schedule() {
+            if (scheduled.compareAndSet(false, true)) {
+                try {
+                    executor.execute(this);
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    scheduled.set(false);
+                    digest.completeExceptionally(new StoreUnavailableException("cannot hash " + path
+                            + ": the hashing threads are stopped", new IOException(e.getMessage(), e)));
+                }
+            }
+        }
+
+        /** The digest, in lowercase hex, once every byte is hashed. */
+        String digest() {
+            try {
+                return digest.join();
+            } catch (java.util.concurrent.CompletionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : e;
+            }
+        }
+
+        @Override
+        public void run() {
+            ByteBuffer buffer = BUFFER.get();
+            try {
+                while (true) {
+                    boolean finished = last; // read before written: a finish seen here has its size in written
+                    long target = written;
+                    while (hashed < target) {
+                        buffer.clear().limit((int) Math.min(buffer.capacity(), target - hashed));
+                        int n = channel.read(buffer, hashed);
+                        if (n <= 0) {
+                            throw new IOException("the file ended after " + hashed + " of " + target + " bytes");
+                        }
+                        sha.update(buffer.array(), 0, n);
+                        hashed += n;
+                    }
+                    if (finished) {
+                        digest.complete(HexFormat.of().formatHex(sha.digest()));
+                        return; // stays scheduled: nothing more is hashed
+                    }
+                    scheduled.set(false);
+                    // the writer may have advanced after the reads above and found a task still scheduled
+                    if ((written == hashed && !last) || !scheduled.compareAndSet(false, true)) {
+                        return;
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // closed under it (the upload was refused or abandoned), or the disk failed: whoever asks is told
+                digest.completeExceptionally(new StoreUnavailableException("cannot hash the upload written to " + path
+                        + ": " + e, e instanceof IOException io ? io : new IOException(e)));
+            }
         }
     }
 

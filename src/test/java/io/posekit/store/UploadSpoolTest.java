@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An upload's spool: files written piece by piece read back byte for byte, hashed as written, readable through their
- * channel after a store moved them, removed on close; a crash's old spools removed at start-up, young ones kept.
+ * An upload's spool: files written piece by piece read back byte for byte, hashed as written (by the writer, or behind
+ * it on an executor, whatever the interleaving), readable through their channel after a store moved them, removed on
+ * close; a crash's old spools removed at start-up, young ones kept.
  */
 class UploadSpoolTest {
 
@@ -69,5 +70,91 @@ class UploadSpoolTest {
         assertThat(old).doesNotExist();
         assertThat(young.resolve("0")).exists();
         assertThat(other).exists();
+    }
+
+    private static String sha256(byte[] content, int length) throws Exception {
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        sha.update(content, 0, length);
+        return HexFormat.of().formatHex(sha.digest());
+    }
+
+    @Test
+    void hashedBehindTheWriterWhateverWhenItsTasksRun() throws Exception {
+        byte[] content = new byte[1024 * 1024 + 5];
+        new SplittableRandom(7).nextBytes(content);
+        String expected = sha256(content, content.length);
+        // the tasks run when the test says: none before the end, after each piece, or every third piece
+        for (int every : new int[] {0, 1, 3}) {
+            java.util.ArrayDeque<Runnable> queued = new java.util.ArrayDeque<>();
+            try (UploadSpool spool = new UploadSpool(dir, queued::add)) {
+                UploadSpool.Writer writer = spool.create("m.glb");
+                int pieces = 0;
+                for (int at = 0; at < content.length; ) {
+                    int n = Math.min(content.length - at, 1 + (at * 31) % 90_000);
+                    writer.write(ByteBuffer.wrap(content, at, n));
+                    at += n;
+                    pieces++;
+                    // one task at a time per file: another write does not queue a second while one is pending
+                    assertThat(queued).hasSizeLessThanOrEqualTo(1);
+                    if (every > 0 && pieces % every == 0) {
+                        while (!queued.isEmpty()) {
+                            queued.poll().run();
+                        }
+                    }
+                }
+                SourceFile file = writer.finish();
+                while (!queued.isEmpty()) {
+                    queued.poll().run();
+                }
+                assertThat(file.sha256()).as("tasks every %d pieces", every).isEqualTo(expected);
+                assertThat(ContentId.of(java.util.List.of(file))).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
+    void hashedBehindTheWriterByThreadsRacingIt() throws Exception {
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(3);
+        try {
+            SplittableRandom random = new SplittableRandom(11);
+            for (int file = 0; file < 40; file++) {
+                byte[] content = new byte[random.nextInt(1, 400_000)];
+                random.nextBytes(content);
+                try (UploadSpool spool = new UploadSpool(dir, threads)) {
+                    UploadSpool.Writer writer = spool.create("f" + file + ".bin");
+                    for (int at = 0; at < content.length; ) {
+                        int n = Math.min(content.length - at, random.nextInt(1, 70_000));
+                        writer.write(ByteBuffer.wrap(content, at, n));
+                        at += n;
+                    }
+                    assertThat(writer.finish().sha256()).isEqualTo(sha256(content, content.length));
+                }
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
+    void aHashThatCannotFinishIsAStoreFailure() throws Exception {
+        // the spool closed under a pending hash (an upload refused midway): whoever still asks is told
+        java.util.ArrayDeque<Runnable> queued = new java.util.ArrayDeque<>();
+        UploadSpool spool = new UploadSpool(dir, queued::add);
+        UploadSpool.Writer writer = spool.create("m.glb");
+        writer.write(ByteBuffer.wrap(new byte[1000]));
+        SourceFile file = writer.finish();
+        spool.close();
+        queued.poll().run();
+        assertThatThrownBy(file::sha256).isInstanceOf(StoreUnavailableException.class)
+                .hasMessageContaining("cannot hash the upload");
+        // no hashing threads left (the service stopping): a failure too, not a hang
+        try (UploadSpool stopped = new UploadSpool(dir, task -> {
+            throw new java.util.concurrent.RejectedExecutionException("stopped");
+        })) {
+            UploadSpool.Writer w = stopped.create("n.glb");
+            w.write(ByteBuffer.wrap(new byte[10]));
+            assertThatThrownBy(() -> w.finish().sha256()).isInstanceOf(StoreUnavailableException.class)
+                    .hasMessageContaining("hashing threads are stopped");
+        }
     }
 }
