@@ -137,11 +137,12 @@ class FbxSceneTest {
                 .model(1, "a", 0, vec("Lcl Translation", 1, 2, 3))
                 .importScene();
         assertThat(s.warnings().getFirst()).isEqualTo("FBX GlobalSettings: UpAxis -Z, FrontAxis +Y, CoordAxis +X,"
-                + " UnitScaleFactor 100 (1 unit = 100 cm); model space is the file's own (no axis or unit conversion)");
+                + " UnitScaleFactor 100 (1 unit = 100 cm); model space is the file's own, animated.glb and posed.glb convert"
+                + " it to glTF's metres and Y-up");
         assertThat(s.nodes().getFirst().translation()).containsExactly(1, 2, 3);
         assertThat(new FbxSceneFixture().importScene().warnings().getFirst()).isEqualTo("FBX GlobalSettings: UpAxis +Y,"
-                + " FrontAxis +Z, CoordAxis +X, UnitScaleFactor 1 (1 unit = 1 cm); model space is the file's own (no axis"
-                + " or unit conversion)");
+                + " FrontAxis +Z, CoordAxis +X, UnitScaleFactor 1 (1 unit = 1 cm); model space is the file's own,"
+                + " animated.glb and posed.glb convert it to glTF's metres and Y-up");
     }
 
     @Test
