@@ -41,7 +41,9 @@ final class PosedGlb {
         if (compression != Compression.NONE) {
             extras.put("compression", compression.wireName());
         }
-        extras.put("coordinates", coordinates.wireName());
+        if (!model.space().isGltf()) {
+            extras.put("coordinates", coordinates.wireName());
+        }
         byte[] glb;
         try {
             glb = GlbWriter.write(PosedMeshes.convert(PosedMeshes.of(model, matrices, s.morphWeights(model), meshes),

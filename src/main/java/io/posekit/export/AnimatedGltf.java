@@ -305,8 +305,9 @@ public final class AnimatedGltf {
         if (options.compression() != Compression.NONE) {
             extras.put("compression", options.compression().wireName());
         }
-        extras.put("coordinates", options.coordinates().wireName());
         if (!model.space().isGltf()) {
+            // only where the choice matters: a glTF-space model's export is the same either way
+            extras.put("coordinates", options.coordinates().wireName());
             extras.put("fileSpace", model.space().describe());
         }
     }
