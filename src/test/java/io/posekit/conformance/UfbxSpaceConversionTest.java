@@ -30,7 +30,9 @@ import org.junit.jupiter.api.Test;
  * transform of {@code ufbxt_y_up_meters_root_opts}: −90° about X and 0.01 for the Z-up file); the posed vertices
  * converted to glTF's space equal the unconverted ones times the conversion; {@code animated.glb} re-imports as
  * those converted vertices; and the two Blender files, converted each by its own {@code GlobalSettings}, give the
- * same scene in glTF's space.
+ * same scene in glTF's space — the one of Blender's own OBJ exports, which ufbx's {@code blender_340_z_up_root} and
+ * {@code blender_340_y_up_root} compare the converted scenes with (in file space ufbx expects them to differ:
+ * {@code DIFF_EXPECT_FAIL}).
  */
 class UfbxSpaceConversionTest {
 
@@ -91,6 +93,60 @@ class UfbxSpaceConversionTest {
                 nearestDistance(converted.get(1), converted.get(0)));
         System.out.printf(Locale.ROOT, "blender_340 Z-up vs Y-up in glTF space: %.3g of the extent%n", worst / extent);
         assertThat(worst / extent).isLessThan(1e-4);
+    }
+
+    /**
+     * ufbx's own check of the conversion: {@code blender_340_z_up} loaded with {@code target_axes} Y-up and metres is
+     * compared with {@code blender_340_z_up.obj}, and {@code blender_340_y_up} loaded Z-up, metres with
+     * {@code blender_340_y_up.obj} ({@code UFBXT_FILE_TEST_FLAG_DIFF_ALWAYS}). posekit's glTF space is the former;
+     * the latter is glTF's turned +90° about X ({@code (x, y, z) → (x, −z, y)}). Every OBJ position within ufbx's
+     * 0.001 of a converted posed vertex, order-free.
+     */
+    @Test
+    void theConvertedScenesAreBlendersOwnObjExports() throws IOException {
+        assumeTrue(UfbxCorpus.available(), "../shared/realworld/ufbx is absent");
+        for (String name : List.of("blender_340_z_up", "blender_340_y_up")) {
+            Model model = model(name + "_7400_binary.fbx");
+            float[] gltf = positions(PosedMeshes.convert(PosedMeshes.all(model,
+                    Pose.evaluate(model.rig(), null, 0).modelMatrices()), model.space(), Coordinates.GLTF));
+            if (name.endsWith("y_up")) {
+                for (int v = 0; v < gltf.length; v += 3) {
+                    float y = gltf[v + 1];
+                    gltf[v + 1] = -gltf[v + 2];
+                    gltf[v + 2] = y;
+                }
+            }
+            ObjMeshes obj = ObjMeshes.read(UfbxCorpus.root().resolve("data").resolve(name + ".obj"));
+            double worst = 0;
+            int count = 0;
+            for (ObjMeshes.Mesh mesh : obj.meshes()) {
+                float[] points = new float[mesh.positions().length];
+                for (int i = 0; i < points.length; i++) {
+                    points[i] = (float) mesh.positions()[i];
+                }
+                count += points.length / 3;
+                worst = Math.max(worst, nearestCoordinate(points, gltf));
+            }
+            System.out.printf(Locale.ROOT, "%s: %d OBJ positions, the farthest %.3g from a converted vertex (ufbx: %.3g)%n",
+                    name, count, worst, obj.tolerance());
+            assertThat(count).isPositive();
+            assertThat(worst).as(name).isLessThanOrEqualTo(obj.tolerance());
+        }
+    }
+
+    /** The largest, over the points of {@code a}, of the per-coordinate distance to the nearest point of {@code b}. */
+    private static double nearestCoordinate(float[] a, float[] b) {
+        double worst = 0;
+        for (int i = 0; i < a.length; i += 3) {
+            double best = Double.MAX_VALUE;
+            for (int j = 0; j < b.length; j += 3) {
+                double d = Math.max(Math.abs(a[i] - b[j]), Math.max(Math.abs(a[i + 1] - b[j + 1]),
+                        Math.abs(a[i + 2] - b[j + 2])));
+                best = Math.min(best, d);
+            }
+            worst = Math.max(worst, best);
+        }
+        return worst;
     }
 
     private static Model model(String name) throws IOException {
