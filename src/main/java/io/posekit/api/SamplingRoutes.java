@@ -44,7 +44,9 @@ import org.springframework.stereotype.Component;
 /**
  * Sampling an asset at a clip and time ({@code /api/v1/assets/{id}/…}): poses, skinning matrices, bind-shape
  * geometry and skinned vertices. Every sampling endpoint takes {@code clip}, {@code time} and {@code loop}
- * (see {@link Sampling}) and echoes them with the clip-local time it sampled.
+ * (see {@link Sampling}) and echoes them with the clip-local time it sampled. Model-space answers are in the file's
+ * own model space; {@code coordinates=gltf} ({@link #coordinates}) converts them to glTF's metres and Y-up by the
+ * model's {@link io.posekit.asset.ModelSpace}, as {@code animated.glb}'s conversion root does.
  *
  * <p>Matrices and skinned vertices are also available as raw little-endian float32 with
  * {@code Accept: application/octet-stream}; the {@code Posekit-Layout} header then says what the floats are.

@@ -341,8 +341,8 @@ final class FbxScene {
      * right, {@code UpAxis}/{@code UpAxisSign} up, {@code FrontAxis}/{@code FrontAxisSign} front (the FBX SDK's
      * defaults +X, +Y, +Z where absent), {@code UnitScaleFactor} centimetres per unit (default 1) and
      * {@code OriginalUnitScaleFactor} (default the former). Axes that are not three different ones of 0..2 are
-     * replaced by glTF's, and a unit that is not a positive number by 1 cm, each with a warning (ufbx converts only
-     * valid axes).
+     * replaced by glTF's (no rotation can be made of them), and a unit that is not a positive number by 1 cm, each
+     * with a warning.
      */
     ModelSpace modelSpace(ImportWarnings warnings) {
         FbxProperties g = globalSettings();
