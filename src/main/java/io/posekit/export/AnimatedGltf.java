@@ -31,7 +31,8 @@ import java.util.Set;
  *       parent's), and so do the primitives of a skinned instance that carry no influences (posekit poses them
  *       rigidly with the node). A skinned mesh is placed as the glTF specification recommends, on a scene root
  *       without transform (skinning ignores the node's own and its parents' transforms, in posekit as in glTF): on
- *       the instance's node when that is a root with the identity rest transform that no exported clip animates,
+ *       the instance's node when that is a root with the identity rest transform that no exported clip animates and no
+ *       root is added above the rig's,
  *       else on an extra root node named after the instance.
  *       Per primitive: {@code POSITION} (with {@code min}/{@code max}), {@code NORMAL} (unit), {@code TANGENT}
  *       (unit direction, w ±1), every {@code TEXCOORD_n}, {@code COLOR_0} (float RGBA), indices, mode, material (factors and the embedded base colour
@@ -208,6 +209,10 @@ public final class AnimatedGltf {
         Map<Integer, List<int[]>> carriers = new LinkedHashMap<>();
         Set<Integer> animated = transformAnimated(clips);
         List<Integer> skinnedRoots = new ArrayList<>();
+        boolean convert = options.coordinates() == Coordinates.GLTF && !model.space().isGltf();
+        // a root above the rig's roots (the conversion, or the joints' missing common ancestor) makes no rig root a
+        // scene root any more
+        boolean extraRoot = convert || !commonRoots(model);
         MeshWriter meshWriter = new MeshWriter(doc);
         for (MeshInstance instance : model.meshes()) {
             List<Primitive> skinned = new ArrayList<>();
@@ -237,7 +242,7 @@ public final class AnimatedGltf {
                     nodes.add(child);
                     children.add(new ArrayList<>());
                     children.get(instance.node()).add(carrier);
-                } else if (skin && (rig.parent(carrier) >= 0 || nodes.get(carrier).hasTransform()
+                } else if (skin && (extraRoot || rig.parent(carrier) >= 0 || nodes.get(carrier).hasTransform()
                         || animated.contains(carrier) || nodes.get(carrier).mesh >= 0)) {
                     // glTF: a skinned mesh's node should be a root without transform (NODE_SKINNED_MESH_NON_ROOT,
                     // NODE_SKINNED_MESH_LOCAL_TRANSFORMS, ANIMATION_CHANNEL_TARGET_NODE_SKIN)
@@ -261,8 +266,7 @@ public final class AnimatedGltf {
         for (int s = 0; s < model.skins().size(); s++) {
             skin(model.skins().get(s), skinnedBy.contains(s) ? doc.positions : null);
         }
-        boolean convert = options.coordinates() == Coordinates.GLTF && !model.space().isGltf();
-        if (convert || !commonRoots(model)) {
+        if (extraRoot) {
             // one root above the rig's: the conversion to glTF's space (a root transform, as ufbx's
             // UFBX_SPACE_CONVERSION_TRANSFORM_ROOT: joints, clips and inverse binds stay the file's, so skinning in
             // glTF gives C · model(joint) · inverseBind exactly), which is also the joints' common ancestor
