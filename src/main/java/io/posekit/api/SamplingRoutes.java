@@ -293,7 +293,7 @@ class SamplingRoutes implements ApiRoutes {
         }
         Sampling.Evaluation evaluation = s.evaluation(model);
         float[] matrices = MeshPoser.skinningMatrices(skin, evaluation.pose().modelMatrices());
-        if (coordinates(e.query("coordinates"), Coordinates.FILE) == Coordinates.GLTF) {
+        if (coordinates(e.query("coordinates"), Coordinates.FILE) == Coordinates.GLTF && !model.space().isGltf()) {
             // C · model(joint) · inverseBind: bind-shape vertices of the file to glTF's space, as glTF skins them
             // under animated.glb's conversion root (fresh matrices: converted in place)
             model.space().convertMatrices(matrices);
