@@ -37,12 +37,14 @@ type InPlaceBody = NonNullable<operations['makeClipInPlace']['requestBody']>['co
  */
 export type Sampling = Schemas['SamplingRequest'];
 
-export type PoseOptions = Sampling & Pick<Query<'getPose'>, 'space'>;
-export type MatricesOptions = Sampling & Pick<Query<'getSkinMatrices'>, 'form'>;
-export type SkinnedOptions = Sampling & Omit<Query<'getSkinnedMesh'>, keyof Query<'getPose'>>;
+export type PoseOptions = Sampling & Pick<Query<'getPose'>, 'space' | 'coordinates'>;
+export type MatricesOptions = Sampling & Pick<Query<'getSkinMatrices'>, 'form' | 'coordinates'>;
+export type SkinnedOptions = Sampling & Omit<Query<'getSkinnedMesh'>, keyof Query<'getPose'>>
+  & Pick<Query<'getSkinnedMesh'>, 'coordinates'>;
 /** The sampling the GET-only routes take (posed.glb, render.png, skeleton, bounds): no root motion, no IK. */
 export type QuerySampling = Omit<Sampling, 'ik' | 'rootMotion' | 'rootJoint' | 'rootComponents' | 'previousTime'>;
-export type PosedGlbOptions = QuerySampling & Omit<Query<'getPosedGlb'>, keyof Query<'getPose'>>;
+export type PosedGlbOptions = QuerySampling & Omit<Query<'getPosedGlb'>, keyof Query<'getPose'>>
+  & Pick<Query<'getPosedGlb'>, 'coordinates'>;
 export type RenderOptions = QuerySampling & Omit<Query<'getRenderPng'>, keyof Query<'getPose'>>;
 export type AnimatedOptions = Query<'getAnimatedGlb'>;
 export type SkeletonOptions = QuerySampling & Omit<Query<'getSkeleton'>, keyof Query<'getPose'>>;
@@ -338,17 +340,17 @@ export class Asset {
   async pose(options: PoseOptions & { space: 'model' }, opts?: CallOptions): Promise<ModelPose>;
   async pose(options?: PoseOptions, opts?: CallOptions): Promise<LocalPose>;
   async pose(options: PoseOptions = {}, opts: CallOptions = {}): Promise<LocalPose | ModelPose> {
-    const { space, ...sampling } = options;
-    return (await this.sample('pose', sampling, { space }, 'application/json', opts)).json();
+    const { space, coordinates, ...sampling } = options;
+    return (await this.sample('pose', sampling, { space, coordinates }, 'application/json', opts)).json();
   }
 
   /** Skinning matrices of a skin (model × inverse bind, column-major): JSON, or float32 with its layout. */
   async matrices(skin: number, options: MatricesOptions & { format: 'float32' }, opts?: CallOptions): Promise<Float32Answer>;
   async matrices(skin: number, options?: MatricesOptions & { format?: 'json' }, opts?: CallOptions): Promise<SkinMatrices>;
   async matrices(skin: number, options: MatricesOptions & { format?: 'json' | 'float32' } = {}, opts: CallOptions = {}): Promise<SkinMatrices | Float32Answer> {
-    const { format, form, ...sampling } = options;
+    const { format, form, coordinates, ...sampling } = options;
     const binary = format === 'float32';
-    const response = await this.sample(`skins/${skin}/matrices`, sampling, { form }, binary ? 'application/octet-stream' : 'application/json', opts);
+    const response = await this.sample(`skins/${skin}/matrices`, sampling, { form, coordinates }, binary ? 'application/octet-stream' : 'application/json', opts);
     return binary ? float32Of(response) : response.json();
   }
 
@@ -357,9 +359,9 @@ export class Asset {
   async skinned(mesh: number, options: SkinnedOptions & { format: 'glb' }, opts?: CallOptions): Promise<ArrayBuffer>;
   async skinned(mesh: number, options?: SkinnedOptions & { format?: 'json' }, opts?: CallOptions): Promise<SkinnedMesh>;
   async skinned(mesh: number, options: SkinnedOptions & { format?: 'json' | 'float32' | 'glb' } = {}, opts: CallOptions = {}): Promise<SkinnedMesh | Float32Answer | ArrayBuffer> {
-    const { format, attributes, skinning, ...sampling } = options;
+    const { format, attributes, skinning, coordinates, ...sampling } = options;
     const accept = format === 'float32' ? 'application/octet-stream' : format === 'glb' ? 'model/gltf-binary' : 'application/json';
-    const response = await this.sample(`meshes/${mesh}/skinned`, sampling, { attributes, skinning }, accept, opts);
+    const response = await this.sample(`meshes/${mesh}/skinned`, sampling, { attributes, skinning, coordinates }, accept, opts);
     return format === 'float32' ? float32Of(response) : format === 'glb' ? response.arrayBuffer() : response.json();
   }
 
@@ -370,8 +372,8 @@ export class Asset {
 
   /** Every mesh instance posed, as a static glTF binary. */
   async posedGlb(options: PosedGlbOptions = {}, opts: CallOptions = {}): Promise<ArrayBuffer> {
-    const { compress, ...sampling } = options;
-    return (await this.get('posed.glb', sampling, { compress }, 'model/gltf-binary', opts)).arrayBuffer();
+    const { compress, coordinates, ...sampling } = options;
+    return (await this.get('posed.glb', sampling, { compress, coordinates }, 'model/gltf-binary', opts)).arrayBuffer();
   }
 
   /** The whole asset, animated, as glTF 2.0 binary (every clip, or `clips`). */

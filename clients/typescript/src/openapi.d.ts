@@ -309,6 +309,18 @@ export interface paths {
                  * @example meshopt
                  */
                 compress?: components["parameters"]["Compress"];
+                /**
+                 * @description Which coordinate system the glTF is in. `gltf` (default): glTF's metres, +Y up, +Z front, converted from the
+                 *     file's declared model space (FBX `GlobalSettings`: `UpAxis`/`UpAxisSign`, `FrontAxis`/`FrontAxisSign`,
+                 *     `CoordAxis`/`CoordAxisSign`, `UnitScaleFactor` in centimetres), as FBX2glTF and ufbx's `target_axes` /
+                 *     `target_unit_meters` do; `animated.glb` puts the conversion on one root node `posekit:space` (its `matrix`)
+                 *     above the skeleton, so joints, clips and inverse binds stay the file's, and `posed.glb` converts the posed
+                 *     vertices. `file`: the file's own model space, as the sampling endpoints answer by default. For a file whose
+                 *     space is not glTF's, `asset.extras.coordinates` says which (and `animated.glb`'s `asset.extras.fileSpace` the
+                 *     file's axes and unit).
+                 * @example file
+                 */
+                coordinates?: components["parameters"]["ExportCoordinates"];
             };
             header?: never;
             path: {
@@ -613,6 +625,18 @@ export interface paths {
                  * @example meshopt
                  */
                 compress?: components["parameters"]["Compress"];
+                /**
+                 * @description Which coordinate system the glTF is in. `gltf` (default): glTF's metres, +Y up, +Z front, converted from the
+                 *     file's declared model space (FBX `GlobalSettings`: `UpAxis`/`UpAxisSign`, `FrontAxis`/`FrontAxisSign`,
+                 *     `CoordAxis`/`CoordAxisSign`, `UnitScaleFactor` in centimetres), as FBX2glTF and ufbx's `target_axes` /
+                 *     `target_unit_meters` do; `animated.glb` puts the conversion on one root node `posekit:space` (its `matrix`)
+                 *     above the skeleton, so joints, clips and inverse binds stay the file's, and `posed.glb` converts the posed
+                 *     vertices. `file`: the file's own model space, as the sampling endpoints answer by default. For a file whose
+                 *     space is not glTF's, `asset.extras.coordinates` says which (and `animated.glb`'s `asset.extras.fileSpace` the
+                 *     file's axes and unit).
+                 * @example file
+                 */
+                coordinates?: components["parameters"]["ExportCoordinates"];
             };
             header?: never;
             path: {
@@ -682,6 +706,18 @@ export interface paths {
                  * @example meshopt
                  */
                 compress?: components["parameters"]["Compress"];
+                /**
+                 * @description Which coordinate system the glTF is in. `gltf` (default): glTF's metres, +Y up, +Z front, converted from the
+                 *     file's declared model space (FBX `GlobalSettings`: `UpAxis`/`UpAxisSign`, `FrontAxis`/`FrontAxisSign`,
+                 *     `CoordAxis`/`CoordAxisSign`, `UnitScaleFactor` in centimetres), as FBX2glTF and ufbx's `target_axes` /
+                 *     `target_unit_meters` do; `animated.glb` puts the conversion on one root node `posekit:space` (its `matrix`)
+                 *     above the skeleton, so joints, clips and inverse binds stay the file's, and `posed.glb` converts the posed
+                 *     vertices. `file`: the file's own model space, as the sampling endpoints answer by default. For a file whose
+                 *     space is not glTF's, `asset.extras.coordinates` says which (and `animated.glb`'s `asset.extras.fileSpace` the
+                 *     file's axes and unit).
+                 * @example file
+                 */
+                coordinates?: components["parameters"]["ExportCoordinates"];
             };
             header?: never;
             path: {
@@ -2142,6 +2178,30 @@ export interface components {
          */
         Speed: number;
         /**
+         * @description Which coordinate system model-space results are in. `file` (default): the file's own model space, as
+         *     sampled (an FBX's `GlobalSettings` axes and unit, e.g. Z-up centimetres). `gltf`: converted to glTF's metres,
+         *     +Y up, +Z front by the conversion the file declares (FBX: `UpAxis`, `FrontAxis`, `CoordAxis` with their signs
+         *     and `UnitScaleFactor`; every other format's model space is already glTF's, so both values give the same
+         *     answer): model-space node matrices, skinning matrices (conversion · model(joint) · inverseBind, mapping the
+         *     file's bind-shape vertices, as `…/meshes/{mesh}` gives them, to glTF's space) and skinned vertices (normals and
+         *     tangents turned). Local transforms, root motion and IK targets stay the file's. A `model/gltf-binary` answer of
+         *     `…/meshes/{mesh}/skinned` defaults to `gltf`, as `posed.glb`.
+         * @example gltf
+         */
+        Coordinates: "file" | "gltf";
+        /**
+         * @description Which coordinate system the glTF is in. `gltf` (default): glTF's metres, +Y up, +Z front, converted from the
+         *     file's declared model space (FBX `GlobalSettings`: `UpAxis`/`UpAxisSign`, `FrontAxis`/`FrontAxisSign`,
+         *     `CoordAxis`/`CoordAxisSign`, `UnitScaleFactor` in centimetres), as FBX2glTF and ufbx's `target_axes` /
+         *     `target_unit_meters` do; `animated.glb` puts the conversion on one root node `posekit:space` (its `matrix`)
+         *     above the skeleton, so joints, clips and inverse binds stay the file's, and `posed.glb` converts the posed
+         *     vertices. `file`: the file's own model space, as the sampling endpoints answer by default. For a file whose
+         *     space is not glTF's, `asset.extras.coordinates` says which (and `animated.glb`'s `asset.extras.fileSpace` the
+         *     file's axes and unit).
+         * @example file
+         */
+        ExportCoordinates: "gltf" | "file";
+        /**
          * @description What `time` and `frame` count. `clip` (default): seconds since the clip's start. `scene`: the file's own scene
          *     time, as the summary's `sceneStart`/`sceneEnd` give it (an FBX take's, a COLLADA document's timeline; an
          *     artist's frame `f` at the file's rate `r` is `frame=f&fps=r&timeBase=scene`): the time after `speed`, minus the
@@ -2471,6 +2531,18 @@ export interface operations {
                  * @example model
                  */
                 space?: "local" | "model";
+                /**
+                 * @description Which coordinate system model-space results are in. `file` (default): the file's own model space, as
+                 *     sampled (an FBX's `GlobalSettings` axes and unit, e.g. Z-up centimetres). `gltf`: converted to glTF's metres,
+                 *     +Y up, +Z front by the conversion the file declares (FBX: `UpAxis`, `FrontAxis`, `CoordAxis` with their signs
+                 *     and `UnitScaleFactor`; every other format's model space is already glTF's, so both values give the same
+                 *     answer): model-space node matrices, skinning matrices (conversion · model(joint) · inverseBind, mapping the
+                 *     file's bind-shape vertices, as `…/meshes/{mesh}` gives them, to glTF's space) and skinned vertices (normals and
+                 *     tangents turned). Local transforms, root motion and IK targets stay the file's. A `model/gltf-binary` answer of
+                 *     `…/meshes/{mesh}/skinned` defaults to `gltf`, as `posed.glb`.
+                 * @example gltf
+                 */
+                coordinates?: components["parameters"]["Coordinates"];
             };
             header?: never;
             path: {
@@ -2511,6 +2583,18 @@ export interface operations {
                  * @example model
                  */
                 space?: "local" | "model";
+                /**
+                 * @description Which coordinate system model-space results are in. `file` (default): the file's own model space, as
+                 *     sampled (an FBX's `GlobalSettings` axes and unit, e.g. Z-up centimetres). `gltf`: converted to glTF's metres,
+                 *     +Y up, +Z front by the conversion the file declares (FBX: `UpAxis`, `FrontAxis`, `CoordAxis` with their signs
+                 *     and `UnitScaleFactor`; every other format's model space is already glTF's, so both values give the same
+                 *     answer): model-space node matrices, skinning matrices (conversion · model(joint) · inverseBind, mapping the
+                 *     file's bind-shape vertices, as `…/meshes/{mesh}` gives them, to glTF's space) and skinned vertices (normals and
+                 *     tangents turned). Local transforms, root motion and IK targets stay the file's. A `model/gltf-binary` answer of
+                 *     `…/meshes/{mesh}/skinned` defaults to `gltf`, as `posed.glb`.
+                 * @example gltf
+                 */
+                coordinates?: components["parameters"]["Coordinates"];
             };
             header?: never;
             path: {
@@ -2555,6 +2639,18 @@ export interface operations {
                  * @example dualQuaternion
                  */
                 form?: "matrix" | "dualQuaternion";
+                /**
+                 * @description Which coordinate system model-space results are in. `file` (default): the file's own model space, as
+                 *     sampled (an FBX's `GlobalSettings` axes and unit, e.g. Z-up centimetres). `gltf`: converted to glTF's metres,
+                 *     +Y up, +Z front by the conversion the file declares (FBX: `UpAxis`, `FrontAxis`, `CoordAxis` with their signs
+                 *     and `UnitScaleFactor`; every other format's model space is already glTF's, so both values give the same
+                 *     answer): model-space node matrices, skinning matrices (conversion · model(joint) · inverseBind, mapping the
+                 *     file's bind-shape vertices, as `…/meshes/{mesh}` gives them, to glTF's space) and skinned vertices (normals and
+                 *     tangents turned). Local transforms, root motion and IK targets stay the file's. A `model/gltf-binary` answer of
+                 *     `…/meshes/{mesh}/skinned` defaults to `gltf`, as `posed.glb`.
+                 * @example gltf
+                 */
+                coordinates?: components["parameters"]["Coordinates"];
                 /**
                  * @description Clip name, or index when no clip has that name. Absent = the rest pose.
                  * @example Walk
@@ -2680,6 +2776,18 @@ export interface operations {
                  * @example dualQuaternion
                  */
                 form?: "matrix" | "dualQuaternion";
+                /**
+                 * @description Which coordinate system model-space results are in. `file` (default): the file's own model space, as
+                 *     sampled (an FBX's `GlobalSettings` axes and unit, e.g. Z-up centimetres). `gltf`: converted to glTF's metres,
+                 *     +Y up, +Z front by the conversion the file declares (FBX: `UpAxis`, `FrontAxis`, `CoordAxis` with their signs
+                 *     and `UnitScaleFactor`; every other format's model space is already glTF's, so both values give the same
+                 *     answer): model-space node matrices, skinning matrices (conversion · model(joint) · inverseBind, mapping the
+                 *     file's bind-shape vertices, as `…/meshes/{mesh}` gives them, to glTF's space) and skinned vertices (normals and
+                 *     tangents turned). Local transforms, root motion and IK targets stay the file's. A `model/gltf-binary` answer of
+                 *     `…/meshes/{mesh}/skinned` defaults to `gltf`, as `posed.glb`.
+                 * @example gltf
+                 */
+                coordinates?: components["parameters"]["Coordinates"];
             };
             header?: never;
             path: {
@@ -2851,6 +2959,18 @@ export interface operations {
                  * @example position,normal,tangent
                  */
                 attributes?: string;
+                /**
+                 * @description Which coordinate system model-space results are in. `file` (default): the file's own model space, as
+                 *     sampled (an FBX's `GlobalSettings` axes and unit, e.g. Z-up centimetres). `gltf`: converted to glTF's metres,
+                 *     +Y up, +Z front by the conversion the file declares (FBX: `UpAxis`, `FrontAxis`, `CoordAxis` with their signs
+                 *     and `UnitScaleFactor`; every other format's model space is already glTF's, so both values give the same
+                 *     answer): model-space node matrices, skinning matrices (conversion · model(joint) · inverseBind, mapping the
+                 *     file's bind-shape vertices, as `…/meshes/{mesh}` gives them, to glTF's space) and skinned vertices (normals and
+                 *     tangents turned). Local transforms, root motion and IK targets stay the file's. A `model/gltf-binary` answer of
+                 *     `…/meshes/{mesh}/skinned` defaults to `gltf`, as `posed.glb`.
+                 * @example gltf
+                 */
+                coordinates?: components["parameters"]["Coordinates"];
             };
             header?: never;
             path: {
@@ -2907,6 +3027,18 @@ export interface operations {
                  * @example position,normal,tangent
                  */
                 attributes?: string;
+                /**
+                 * @description Which coordinate system model-space results are in. `file` (default): the file's own model space, as
+                 *     sampled (an FBX's `GlobalSettings` axes and unit, e.g. Z-up centimetres). `gltf`: converted to glTF's metres,
+                 *     +Y up, +Z front by the conversion the file declares (FBX: `UpAxis`, `FrontAxis`, `CoordAxis` with their signs
+                 *     and `UnitScaleFactor`; every other format's model space is already glTF's, so both values give the same
+                 *     answer): model-space node matrices, skinning matrices (conversion · model(joint) · inverseBind, mapping the
+                 *     file's bind-shape vertices, as `…/meshes/{mesh}` gives them, to glTF's space) and skinned vertices (normals and
+                 *     tangents turned). Local transforms, root motion and IK targets stay the file's. A `model/gltf-binary` answer of
+                 *     `…/meshes/{mesh}/skinned` defaults to `gltf`, as `posed.glb`.
+                 * @example gltf
+                 */
+                coordinates?: components["parameters"]["Coordinates"];
             };
             header?: never;
             path: {
@@ -3028,6 +3160,18 @@ export interface operations {
                  * @example meshopt
                  */
                 compress?: components["parameters"]["Compress"];
+                /**
+                 * @description Which coordinate system the glTF is in. `gltf` (default): glTF's metres, +Y up, +Z front, converted from the
+                 *     file's declared model space (FBX `GlobalSettings`: `UpAxis`/`UpAxisSign`, `FrontAxis`/`FrontAxisSign`,
+                 *     `CoordAxis`/`CoordAxisSign`, `UnitScaleFactor` in centimetres), as FBX2glTF and ufbx's `target_axes` /
+                 *     `target_unit_meters` do; `animated.glb` puts the conversion on one root node `posekit:space` (its `matrix`)
+                 *     above the skeleton, so joints, clips and inverse binds stay the file's, and `posed.glb` converts the posed
+                 *     vertices. `file`: the file's own model space, as the sampling endpoints answer by default. For a file whose
+                 *     space is not glTF's, `asset.extras.coordinates` says which (and `animated.glb`'s `asset.extras.fileSpace` the
+                 *     file's axes and unit).
+                 * @example file
+                 */
+                coordinates?: components["parameters"]["ExportCoordinates"];
             };
             header?: never;
             path: {
@@ -3424,6 +3568,18 @@ export interface operations {
                  * @example meshopt
                  */
                 compress?: components["parameters"]["Compress"];
+                /**
+                 * @description Which coordinate system the glTF is in. `gltf` (default): glTF's metres, +Y up, +Z front, converted from the
+                 *     file's declared model space (FBX `GlobalSettings`: `UpAxis`/`UpAxisSign`, `FrontAxis`/`FrontAxisSign`,
+                 *     `CoordAxis`/`CoordAxisSign`, `UnitScaleFactor` in centimetres), as FBX2glTF and ufbx's `target_axes` /
+                 *     `target_unit_meters` do; `animated.glb` puts the conversion on one root node `posekit:space` (its `matrix`)
+                 *     above the skeleton, so joints, clips and inverse binds stay the file's, and `posed.glb` converts the posed
+                 *     vertices. `file`: the file's own model space, as the sampling endpoints answer by default. For a file whose
+                 *     space is not glTF's, `asset.extras.coordinates` says which (and `animated.glb`'s `asset.extras.fileSpace` the
+                 *     file's axes and unit).
+                 * @example file
+                 */
+                coordinates?: components["parameters"]["ExportCoordinates"];
             };
             header?: never;
             path: {
@@ -3547,6 +3703,18 @@ export interface operations {
                  * @example meshopt
                  */
                 compress?: components["parameters"]["Compress"];
+                /**
+                 * @description Which coordinate system the glTF is in. `gltf` (default): glTF's metres, +Y up, +Z front, converted from the
+                 *     file's declared model space (FBX `GlobalSettings`: `UpAxis`/`UpAxisSign`, `FrontAxis`/`FrontAxisSign`,
+                 *     `CoordAxis`/`CoordAxisSign`, `UnitScaleFactor` in centimetres), as FBX2glTF and ufbx's `target_axes` /
+                 *     `target_unit_meters` do; `animated.glb` puts the conversion on one root node `posekit:space` (its `matrix`)
+                 *     above the skeleton, so joints, clips and inverse binds stay the file's, and `posed.glb` converts the posed
+                 *     vertices. `file`: the file's own model space, as the sampling endpoints answer by default. For a file whose
+                 *     space is not glTF's, `asset.extras.coordinates` says which (and `animated.glb`'s `asset.extras.fileSpace` the
+                 *     file's axes and unit).
+                 * @example file
+                 */
+                coordinates?: components["parameters"]["ExportCoordinates"];
             };
             header?: never;
             path: {

@@ -137,7 +137,11 @@ export class PosekitCharacter {
     this.drivers = drivers;
   }
 
-  /** Binds every SkinnedMesh under `root` (a GLTFLoader scene whose origin is posekit's model space). */
+  /**
+   * Binds every SkinnedMesh under `root` (a GLTFLoader scene whose origin is posekit's model space: the original
+   * upload, or animated.glb with `coordinates: 'file'`; for animated.glb in glTF's space, its default, update with
+   * `coordinates: 'gltf'` so that the matrices are in the scene's space).
+   */
   static async bind(asset: Asset, root: Object3D, options: CharacterOptions = {}): Promise<PosekitCharacter> {
     const summary = options.summary ?? await asset.summary();
     const meshes: SkinnedMesh[] = [];

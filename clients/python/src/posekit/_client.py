@@ -222,13 +222,15 @@ class Asset(_AssetRequests):
     def geometry(self, mesh: int = 0) -> Dict[str, Any]:
         return self.client._run(self._get(f"meshes/{mesh}", "application/json", _json, {}))
 
-    def posed_glb(self, compress: Optional[str] = None, **sampling: Unpack[Sampling]) -> bytes:
-        return self.client._run(self._get("posed.glb", "model/gltf-binary", _bytes, {**sampling, "compress": compress}))
+    def posed_glb(self, compress: Optional[str] = None, coordinates: Optional[Literal["gltf", "file"]] = None,
+                  **sampling: Unpack[Sampling]) -> bytes:
+        return self.client._run(self._get("posed.glb", "model/gltf-binary", _bytes, {**sampling, "compress": compress, "coordinates": coordinates}))
 
     def animated_glb(self, clips: Optional[Sequence[str]] = None, fps: Optional[float] = None,
-                     tolerance: Optional[float] = None, compress: Optional[str] = None) -> bytes:
+                     tolerance: Optional[float] = None, compress: Optional[str] = None,
+                     coordinates: Optional[Literal["gltf", "file"]] = None) -> bytes:
         return self.client._run(self._get("animated.glb", "model/gltf-binary", _bytes,
-                                          {"clips": list(clips) if clips else None, "fps": fps, "tolerance": tolerance, "compress": compress}))
+                                          {"clips": list(clips) if clips else None, "fps": fps, "tolerance": tolerance, "compress": compress, "coordinates": coordinates}))
 
     def render(self, width: Optional[int] = None, height: Optional[int] = None, view: Optional[str] = None,
                background: Optional[str] = None, **sampling: Unpack[Sampling]) -> bytes:
@@ -375,13 +377,15 @@ class AsyncAsset(_AssetRequests):
     async def bounds(self, over: Optional[str] = None, **sampling: Unpack[Sampling]) -> Dict[str, Any]:
         return await self.client._run(self._get("bounds", "application/json", _json, {**sampling, "over": over}))
 
-    async def posed_glb(self, compress: Optional[str] = None, **sampling: Unpack[Sampling]) -> bytes:
-        return await self.client._run(self._get("posed.glb", "model/gltf-binary", _bytes, {**sampling, "compress": compress}))
+    async def posed_glb(self, compress: Optional[str] = None, coordinates: Optional[Literal["gltf", "file"]] = None,
+                  **sampling: Unpack[Sampling]) -> bytes:
+        return await self.client._run(self._get("posed.glb", "model/gltf-binary", _bytes, {**sampling, "compress": compress, "coordinates": coordinates}))
 
     async def animated_glb(self, clips: Optional[Sequence[str]] = None, fps: Optional[float] = None,
-                           tolerance: Optional[float] = None, compress: Optional[str] = None) -> bytes:
+                           tolerance: Optional[float] = None, compress: Optional[str] = None,
+                     coordinates: Optional[Literal["gltf", "file"]] = None) -> bytes:
         return await self.client._run(self._get("animated.glb", "model/gltf-binary", _bytes,
-                                                {"clips": list(clips) if clips else None, "fps": fps, "tolerance": tolerance, "compress": compress}))
+                                                {"clips": list(clips) if clips else None, "fps": fps, "tolerance": tolerance, "compress": compress, "coordinates": coordinates}))
 
     async def render(self, width: Optional[int] = None, height: Optional[int] = None, view: Optional[str] = None,
                      background: Optional[str] = None, **sampling: Unpack[Sampling]) -> bytes:

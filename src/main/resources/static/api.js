@@ -79,9 +79,13 @@ export async function upload(files) {
   return (await call('POST', 'api/v1/assets', { body: form })).json();
 }
 
-/** The whole asset posed at the frame, as a glTF binary (ArrayBuffer). */
+/**
+ * The whole asset posed at the frame, as a glTF binary (ArrayBuffer), in the file's own space (coordinates=file): the
+ * skeleton lines and bounds drawn over it are.
+ */
 export async function posedGlb(id, frame) {
-  return (await call('GET', `${asset(id)}/posed.glb${sampling(frame)}`)).arrayBuffer();
+  const query = sampling(frame);
+  return (await call('GET', `${asset(id)}/posed.glb${query ? `${query}&` : '?'}coordinates=file`)).arrayBuffer();
 }
 
 /** Where the whole asset is served as animated glTF: binary (.glb) or JSON (.gltf); every clip. */
@@ -129,10 +133,10 @@ function samplingBody({ clip, time, loop }, extra) {
   return { ...(clip ? { clip, time, loop } : {}), ...extra };
 }
 
-/** One mesh instance posed at the frame with IK chains applied, as a glTF binary (ArrayBuffer). */
+/** One mesh instance posed at the frame with IK chains applied, as a glTF binary (ArrayBuffer), in the file's space. */
 export async function posedMeshGlb(id, mesh, frame, ik) {
-  return (await postJson(`${asset(id)}/meshes/${mesh}/skinned`, samplingBody(frame, { ik }), 'model/gltf-binary'))
-    .arrayBuffer();
+  return (await postJson(`${asset(id)}/meshes/${mesh}/skinned?coordinates=file`, samplingBody(frame, { ik }),
+    'model/gltf-binary')).arrayBuffer();
 }
 
 /** Every node's model matrix at the frame with IK chains applied, and per chain whether it was reached. */

@@ -10,6 +10,7 @@ import io.posekit.api.http.Router;
 import io.posekit.asset.Model;
 import io.posekit.clip.Clip;
 import io.posekit.export.AnimatedGltf;
+import io.posekit.export.Coordinates;
 import io.posekit.store.AssetRepository;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +26,9 @@ import org.springframework.stereotype.Component;
  * default every clip), {@code fps} (resample every transform channel on this grid, {@code 0 < fps ≤ }
  * {@value #MAX_FPS}), {@code tolerance} (the key reduction's rotation tolerance in radians,
  * {@code 0 ≤ tolerance ≤ } {@value #MAX_TOLERANCE}; default 1e-4), {@code compress} ({@code none}, {@code quantize}
- * or {@code meshopt}: {@link io.posekit.export.Compression}; default none). What the resampling did is in the headers
+ * or {@code meshopt}: {@link io.posekit.export.Compression}; default none), {@code coordinates} ({@code gltf}, the
+ * default: the file's model space converted to glTF's metres and Y-up by a root node; {@code file}: as it is). What
+ * the resampling did is in the headers
  * {@code Posekit-Resampled-Keys} and {@code Posekit-Max-Error}. Written on the worker pool.
  */
 @Component
@@ -34,7 +37,7 @@ class AnimatedGltfRoutes implements ApiRoutes {
     static final String GLTF_JSON = "model/gltf+json";
     static final double MAX_FPS = 1000;
     static final double MAX_TOLERANCE = 1;
-    static final String[] QUERY = {"clips", "fps", "tolerance", "compress"};
+    static final String[] QUERY = {"clips", "fps", "tolerance", "compress", "coordinates"};
 
     private final AssetRepository assets;
 
@@ -56,7 +59,8 @@ class AnimatedGltfRoutes implements ApiRoutes {
         AnimatedGltf.Options options = new AnimatedGltf.Options(clips(model, e.queryAll("clips")),
                 number(e.query("fps"), "fps", 0, false, MAX_FPS),
                 orDefault(number(e.query("tolerance"), "tolerance", 0, true, MAX_TOLERANCE)),
-                PosedGlbRoutes.compression(e.query("compress")));
+                PosedGlbRoutes.compression(e.query("compress")),
+                SamplingRoutes.coordinates(e.query("coordinates"), Coordinates.GLTF));
         AnimatedGltf export;
         byte[] body;
         try {

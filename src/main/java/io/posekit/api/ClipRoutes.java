@@ -197,7 +197,7 @@ class ClipRoutes implements ApiRoutes {
         Clip only = new Clip(made.clip().name(), made.clip().duration(), made.clip().tracks().stream()
                 .filter(t -> t.property() != TrackProperty.WEIGHTS).toList(), made.clip().nodeTransforms());
         byte[] glb = AnimatedGltf.of(new Model(model.format(), rig, List.of(), List.of(), List.of(only), List.of()),
-                AnimatedGltf.Options.DEFAULT).glb();
+                AnimatedGltf.Options.DEFAULT.with(io.posekit.export.Coordinates.FILE)).glb();
         parsing.checkCapacity(ParsingPool.Kind.UPLOAD);
         AssetRepository.AddedClips added = assets.addClips(e.caller().tenant(), id,
                         List.of(new SourceFile("in-place.glb", glb)))

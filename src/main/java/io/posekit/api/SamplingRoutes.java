@@ -14,6 +14,8 @@ import io.posekit.api.http.Reply;
 import io.posekit.api.http.Router;
 import io.posekit.api.json.JsonOut;
 import io.posekit.asset.Model;
+import io.posekit.export.Coordinates;
+import io.posekit.export.PosedMeshes;
 import io.posekit.rig.Rig;
 import io.posekit.rig.Skin;
 import io.posekit.sampling.LocalPose;
@@ -42,7 +44,9 @@ import org.springframework.stereotype.Component;
 /**
  * Sampling an asset at a clip and time ({@code /api/v1/assets/{id}/…}): poses, skinning matrices, bind-shape
  * geometry and skinned vertices. Every sampling endpoint takes {@code clip}, {@code time} and {@code loop}
- * (see {@link Sampling}) and echoes them with the clip-local time it sampled.
+ * (see {@link Sampling}) and echoes them with the clip-local time it sampled. Model-space answers are in the file's
+ * own model space; {@code coordinates=gltf} ({@link #coordinates}) converts them to glTF's metres and Y-up by the
+ * model's {@link io.posekit.asset.ModelSpace}, as {@code animated.glb}'s conversion root does.
  *
  * <p>Matrices and skinned vertices are also available as raw little-endian float32 with
  * {@code Accept: application/octet-stream}; the {@code Posekit-Layout} header then says what the floats are.
@@ -75,27 +79,28 @@ class SamplingRoutes implements ApiRoutes {
     public void register(Router.Builder routes) {
         String base = "/api/v1/assets/{id}";
         Predicate<Exchange> cached = e -> Assets.ready(assets, e, e.variable("id"));
-        routes.get(base + "/pose").scope(Scope.READ).query(with(with(SAMPLING, ROOT_MOTION), "space"))
+        routes.get(base + "/pose").scope(Scope.READ).query(with(with(SAMPLING, ROOT_MOTION), "space", "coordinates"))
                 .repeatable("layer").produces(Negotiation.JSON).immutable().inline(cached)
                 .handle(e -> pose(e, model -> sampling(model, e), e.query("space")));
-        routes.post(base + "/pose").scope(Scope.READ).query("space").consumes(SamplingBody.MAX_BYTES, Negotiation.JSON)
+        routes.post(base + "/pose").scope(Scope.READ).query("space", "coordinates").consumes(SamplingBody.MAX_BYTES, Negotiation.JSON)
                 .produces(Negotiation.JSON).inline(cached)
                 .handle(e -> pose(e, model -> sampling(model, json.read(e, SamplingBody.class)), e.query("space")));
-        routes.get(base + "/skins/{skin}/matrices").scope(Scope.READ).query(with(with(SAMPLING, ROOT_MOTION), "form"))
+        routes.get(base + "/skins/{skin}/matrices").scope(Scope.READ)
+                .query(with(with(SAMPLING, ROOT_MOTION), "form", "coordinates"))
                 .repeatable("layer").produces(Negotiation.JSON, Negotiation.OCTET_STREAM).immutable().inline(cached)
                 .handle(e -> skinMatrices(e, model -> sampling(model, e)));
-        routes.post(base + "/skins/{skin}/matrices").scope(Scope.READ).query("form")
+        routes.post(base + "/skins/{skin}/matrices").scope(Scope.READ).query("form", "coordinates")
                 .consumes(SamplingBody.MAX_BYTES, Negotiation.JSON)
                 .produces(Negotiation.JSON, Negotiation.OCTET_STREAM).inline(cached)
                 .handle(e -> skinMatrices(e, model -> sampling(model, json.read(e, SamplingBody.class))));
         routes.get(base + "/meshes/{mesh}").scope(Scope.READ).produces(Negotiation.JSON).immutable().handle(this::geometry);
         Predicate<Exchange> smallMesh = e -> cached.test(e) && small(e);
         routes.get(base + "/meshes/{mesh}/skinned").scope(Scope.READ)
-                .query(with(with(SAMPLING, ROOT_MOTION), "attributes", "skinning")).repeatable("layer")
+                .query(with(with(SAMPLING, ROOT_MOTION), "attributes", "skinning", "coordinates")).repeatable("layer")
                 .produces(Negotiation.JSON, Negotiation.OCTET_STREAM, Negotiation.GLTF_BINARY).immutable()
                 .inline(smallMesh)
                 .handle(e -> skinned(e, model -> sampling(model, e), true));
-        routes.post(base + "/meshes/{mesh}/skinned").scope(Scope.READ).query("attributes", "skinning")
+        routes.post(base + "/meshes/{mesh}/skinned").scope(Scope.READ).query("attributes", "skinning", "coordinates")
                 .consumes(SamplingBody.MAX_BYTES, Negotiation.JSON)
                 .produces(Negotiation.JSON, Negotiation.OCTET_STREAM, Negotiation.GLTF_BINARY).inline(smallMesh)
                 .handle(e -> skinned(e, model -> sampling(model, json.read(e, SamplingBody.class)), true));
@@ -105,6 +110,20 @@ class SamplingRoutes implements ApiRoutes {
         String[] out = java.util.Arrays.copyOf(common, common.length + more.length);
         System.arraycopy(more, 0, out, common.length, more.length);
         return out;
+    }
+
+    /**
+     * The {@code coordinates} query parameter: {@code file} (the file's own model space) or {@code gltf} (converted to
+     * glTF's metres and Y-up by the model's {@link io.posekit.asset.ModelSpace}); {@code dflt} when absent or empty.
+     *
+     * @throws ApiException 400 naming the parameter for any other value
+     */
+    static Coordinates coordinates(String text, Coordinates dflt) {
+        if (text == null || text.isEmpty()) {
+            return dflt;
+        }
+        return Coordinates.byWireName(text.strip()).orElseThrow(() -> ApiException.badRequest("Invalid coordinates",
+                "coordinates '" + text + "' is not one of file, gltf"));
     }
 
     /** The sampling and root-motion parameters of the query string, resolved against {@code model}. */
@@ -157,12 +176,19 @@ class SamplingRoutes implements ApiRoutes {
         if (space != null && !space.isEmpty() && !space.equals("local") && !space.equals("model")) {
             throw ApiException.badRequest("Invalid space", "space '" + space + "' is not one of local, model");
         }
+        Coordinates coordinates = coordinates(e.query("coordinates"), Coordinates.FILE);
         Sampling s = sampling.apply(model);
         Sampling.Evaluation evaluation = s.evaluation(model);
         Pose pose = evaluation.pose();
         Rig rig = model.rig();
         int n = rig.nodeCount();
         boolean modelSpace = "model".equals(space);
+        float[] modelMatrices = pose.modelMatrices();
+        if (modelSpace && coordinates == Coordinates.GLTF && !model.space().isGltf()) {
+            // local transforms are the file's (the conversion sits above the roots, as animated.glb's root node)
+            modelMatrices = modelMatrices.clone();
+            model.space().convertMatrices(modelMatrices);
+        }
         JsonOut out = echo(JsonOut.get().raw('{'), s).raw(",\"space\":").raw(modelSpace ? "\"model\"" : "\"local\"")
                 .raw(",\"nodes\":[");
         LocalPose local = pose.local();
@@ -172,7 +198,7 @@ class SamplingRoutes implements ApiRoutes {
             }
             out.raw("{\"name\":").string(rig.name(i));
             if (modelSpace) {
-                out.raw(",\"matrix\":").floats(pose.modelMatrices(), 16 * i, 16);
+                out.raw(",\"matrix\":").floats(modelMatrices, 16 * i, 16);
             } else {
                 out.raw(",\"translation\":").floats(local.translations(), 3 * i, 3)
                         .raw(",\"rotation\":").floats(local.rotations(), 4 * i, 4)
@@ -267,6 +293,11 @@ class SamplingRoutes implements ApiRoutes {
         }
         Sampling.Evaluation evaluation = s.evaluation(model);
         float[] matrices = MeshPoser.skinningMatrices(skin, evaluation.pose().modelMatrices());
+        if (coordinates(e.query("coordinates"), Coordinates.FILE) == Coordinates.GLTF && !model.space().isGltf()) {
+            // C · model(joint) · inverseBind: bind-shape vertices of the file to glTF's space, as glTF skins them
+            // under animated.glb's conversion root (fresh matrices: converted in place)
+            model.space().convertMatrices(matrices);
+        }
         FiniteValues.check(matrices, "a skinning matrix of skin " + skinIndex);
         if (dualQuaternion) {
             return dualQuaternions(model, skinIndex, skin, matrices, evaluation, s, accept);
@@ -343,8 +374,11 @@ class SamplingRoutes implements ApiRoutes {
         Set<VertexAttribute> wanted = attributes(e.query("attributes"));
         Sampling s = sampling.apply(model);
         if (glbAllowed && Negotiation.wantsGltfBinary(accept)) {
-            return PosedGlb.response(id, model, s, "mesh-" + meshIndex + ".glb", meshIndex);
+            // a GLB is in glTF's space unless asked otherwise, as posed.glb
+            return PosedGlb.response(id, model, s, "mesh-" + meshIndex + ".glb", io.posekit.export.Compression.NONE,
+                    coordinates(e.query("coordinates"), Coordinates.GLTF), meshIndex);
         }
+        Coordinates coordinates = coordinates(e.query("coordinates"), Coordinates.FILE);
         MeshInstance mesh = model.meshes().get(meshIndex);
         Sampling.Evaluation evaluation = s.evaluation(model);
         Pose pose = evaluation.pose();
@@ -359,6 +393,9 @@ class SamplingRoutes implements ApiRoutes {
                     method);
         } catch (NonRigidJointException x) {
             throw ApiException.notRigid(x, model, mesh.skin(), "");
+        }
+        if (coordinates == Coordinates.GLTF && !model.space().isGltf()) {
+            PosedMeshes.convert(posed, model.space());
         }
         for (int p = 0; p < posed.size(); p++) {
             FiniteValues.check(posed.get(p).positions(), "a skinned position of primitive " + p);

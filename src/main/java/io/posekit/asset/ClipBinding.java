@@ -212,7 +212,7 @@ public final class ClipBinding {
             throw ImportLimits.exceeded("the combined asset", clips.size(), "clips", maxClips, ImportLimits.CLIPS);
         }
         Model bound = new Model(target.format(), rig, target.skins(), target.meshes(), clips, target.warnings(),
-                target.humanoid());
+                target.humanoid(), target.space());
         return new Bound(bound, List.copyOf(reports), List.copyOf(skipped), humanoid ? Rule.HUMANOID_MAP : Rule.NAME,
                 turned, scale);
     }

@@ -17,11 +17,14 @@ import java.util.List;
  * @param clips the animations
  * @param warnings things the importer accepted but the user should know (reported in the summary)
  * @param humanoid the humanoid bone map the file declares (nodes as indices into {@code nodes}), or {@code null}
+ * @param space the axes and unit the file declares for its model space ({@link ModelSpace#GLTF} when it declares
+ *     none or the importer converts to it)
  */
 public record ImportScene(List<Node> nodes, List<Skin> skins, List<MeshInstance> meshes, List<Clip> clips,
-        List<String> warnings, HumanoidMap humanoid) {
+        List<String> warnings, HumanoidMap humanoid, ModelSpace space) {
 
     public ImportScene {
+        java.util.Objects.requireNonNull(space, "space");
         nodes = List.copyOf(nodes);
         skins = List.copyOf(skins);
         meshes = List.copyOf(meshes);
@@ -29,10 +32,16 @@ public record ImportScene(List<Node> nodes, List<Skin> skins, List<MeshInstance>
         warnings = List.copyOf(warnings);
     }
 
-    /** A scene without a humanoid bone map. */
+    /** A scene in glTF's space. */
+    public ImportScene(List<Node> nodes, List<Skin> skins, List<MeshInstance> meshes, List<Clip> clips,
+            List<String> warnings, HumanoidMap humanoid) {
+        this(nodes, skins, meshes, clips, warnings, humanoid, ModelSpace.GLTF);
+    }
+
+    /** A scene without a humanoid bone map, in glTF's space. */
     public ImportScene(List<Node> nodes, List<Skin> skins, List<MeshInstance> meshes, List<Clip> clips,
             List<String> warnings) {
-        this(nodes, skins, meshes, clips, warnings, null);
+        this(nodes, skins, meshes, clips, warnings, null, ModelSpace.GLTF);
     }
 
     /**

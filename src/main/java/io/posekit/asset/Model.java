@@ -12,7 +12,8 @@ import java.util.Optional;
  * mesh instances and clips, plus the warnings raised while importing. Built once per upload by
  * {@link ModelBuilder}; immutable and shared by all requests.
  *
- * <p>Model space is the space of the scene root (glTF scene space).
+ * <p>Model space is the space of the scene root: the file's own, whose axes and unit {@code space} declares (FBX's
+ * {@code GlobalSettings}; glTF's metres and Y-up for every other format, COLLADA's being converted at import).
  *
  * @param format the source format
  * @param rig the node hierarchy and rest pose
@@ -21,21 +22,30 @@ import java.util.Optional;
  * @param clips clips, in file order
  * @param warnings import warnings
  * @param humanoid the humanoid bone map the file declares (VRM, VRMA; bone → rig node), or {@code null}
+ * @param space the axes and unit of model space and its conversion to glTF's ({@link ModelSpace#GLTF} when the file
+ *     declares none)
  */
 public record Model(AssetFormat format, Rig rig, List<Skin> skins, List<MeshInstance> meshes, List<Clip> clips,
-        List<String> warnings, HumanoidMap humanoid) {
+        List<String> warnings, HumanoidMap humanoid, ModelSpace space) {
 
     public Model {
+        java.util.Objects.requireNonNull(space, "space");
         skins = List.copyOf(skins);
         meshes = List.copyOf(meshes);
         clips = List.copyOf(clips);
         warnings = List.copyOf(warnings);
     }
 
-    /** A model without a humanoid bone map. */
+    /** A model in glTF's space ({@link ModelSpace#GLTF}). */
+    public Model(AssetFormat format, Rig rig, List<Skin> skins, List<MeshInstance> meshes, List<Clip> clips,
+            List<String> warnings, HumanoidMap humanoid) {
+        this(format, rig, skins, meshes, clips, warnings, humanoid, ModelSpace.GLTF);
+    }
+
+    /** A model without a humanoid bone map, in glTF's space. */
     public Model(AssetFormat format, Rig rig, List<Skin> skins, List<MeshInstance> meshes, List<Clip> clips,
             List<String> warnings) {
-        this(format, rig, skins, meshes, clips, warnings, null);
+        this(format, rig, skins, meshes, clips, warnings, null, ModelSpace.GLTF);
     }
 
     /**

@@ -52,7 +52,7 @@ public final class ModelBuilder {
         List<String> all = new ArrayList<>(scene.warnings());
         all.addAll(warnings.list());
         HumanoidMap humanoid = scene.humanoid() == null ? null : scene.humanoid().renumbered(rigIndexOf);
-        return new Model(format, rig, skins, meshes, clips, all, humanoid);
+        return new Model(format, rig, skins, meshes, clips, all, humanoid, scene.space());
     }
 
 

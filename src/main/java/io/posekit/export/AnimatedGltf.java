@@ -21,14 +21,18 @@ import java.util.Set;
  * <ul>
  *   <li>Nodes: every rig node, in rig order (so node {@code i} of the file is rig node {@code i}), with its name,
  *       rest translation, rotation (normalised when far from unit length) and scale, and its children; the scene's roots are the rig's roots.
- *       When the joints of a skin have no common ancestor (glTF requires one) an extra root node
+ *       In glTF's coordinates ({@link Coordinates#GLTF}, the default) a model whose file declares another space
+ *       (FBX: {@code GlobalSettings} in centimetres, Z-up, …) gets one root node {@value #SPACE_ROOT} above every
+ *       rig root, whose {@code matrix} converts it to metres and Y-up ({@link io.posekit.asset.ModelSpace}).
+ *       Otherwise, when the joints of a skin have no common ancestor (glTF requires one) an extra root node
  *       {@code posekit:root} with no transform is added above every rig root.</li>
  *   <li>Meshes: one glTF mesh per distinct list of primitives. A rigid instance's mesh is on the instance's node; a
  *       second instance on the same node goes onto an extra child node without transform (its model matrix is its
  *       parent's), and so do the primitives of a skinned instance that carry no influences (posekit poses them
  *       rigidly with the node). A skinned mesh is placed as the glTF specification recommends, on a scene root
  *       without transform (skinning ignores the node's own and its parents' transforms, in posekit as in glTF): on
- *       the instance's node when that is a root with the identity rest transform that no exported clip animates,
+ *       the instance's node when that is a root with the identity rest transform that no exported clip animates and no
+ *       root is added above the rig's,
  *       else on an extra root node named after the instance.
  *       Per primitive: {@code POSITION} (with {@code min}/{@code max}), {@code NORMAL} (unit), {@code TANGENT}
  *       (unit direction, w ±1), every {@code TEXCOORD_n}, {@code COLOR_0} (float RGBA), indices, mode, material (factors and the embedded base colour
@@ -49,6 +53,11 @@ public final class AnimatedGltf {
 
     /** The node name of the extra root added when a skin's joints have no common ancestor. */
     public static final String EXTRA_ROOT = "posekit:root";
+    /**
+     * The node name of the root that converts the file's model space to glTF's ({@link Coordinates#GLTF}): its
+     * {@code matrix} is {@link io.posekit.asset.ModelSpace#toGltf()}, its children the rig's roots.
+     */
+    public static final String SPACE_ROOT = "posekit:space";
 
     private final GltfWriter doc;
     private final Report report;
@@ -67,17 +76,27 @@ public final class AnimatedGltf {
      *     mesh are quantized in one box (around all of them, in their mesh space), a rigid mesh sits on an extra child
      *     node of its node carrying the dequantization, and every skin a skinned mesh uses has it folded into its
      *     inverse bind matrices
+     * @param coordinates {@link Coordinates#GLTF}: the model's space is converted to glTF's metres and Y-up by a root
+     *     node {@value #SPACE_ROOT} carrying {@link io.posekit.asset.ModelSpace#toGltf()} as its {@code matrix}, above
+     *     every rig root (no node is added when the conversion is the identity); {@link Coordinates#FILE}: the file's
+     *     own model space, as posekit samples it
      */
-    public record Options(List<String> clips, Double fps, double tolerance, Compression compression) {
+    public record Options(List<String> clips, Double fps, double tolerance, Compression compression,
+            Coordinates coordinates) {
 
-        /** Options with float32 vertex data ({@link Compression#NONE}). */
+        /** Options with float32 vertex data ({@link Compression#NONE}), converted to glTF's space. */
         public Options(List<String> clips, Double fps, double tolerance) {
             this(clips, fps, tolerance, Compression.NONE);
         }
 
+        /** Options converted to glTF's space ({@link Coordinates#GLTF}). */
+        public Options(List<String> clips, Double fps, double tolerance, Compression compression) {
+            this(clips, fps, tolerance, compression, Coordinates.GLTF);
+        }
+
         /** The default tolerance: 1e-4 rad, 1e-5 of the skeleton's size. */
         public static final double DEFAULT_TOLERANCE = 1e-4;
-        /** Every clip, resampled only where needed, at the default tolerance. */
+        /** Every clip, resampled only where needed, at the default tolerance, in glTF's space. */
         public static final Options DEFAULT = new Options(null, null, DEFAULT_TOLERANCE);
 
         public Options {
@@ -89,6 +108,12 @@ public final class AnimatedGltf {
                 throw new IllegalArgumentException("tolerance " + tolerance + " is not a non-negative number");
             }
             Objects.requireNonNull(compression, "compression");
+            Objects.requireNonNull(coordinates, "coordinates");
+        }
+
+        /** These options with {@code coordinates}. */
+        public Options with(Coordinates coordinates) {
+            return new Options(clips, fps, tolerance, compression, coordinates);
         }
     }
 
@@ -184,6 +209,10 @@ public final class AnimatedGltf {
         Map<Integer, List<int[]>> carriers = new LinkedHashMap<>();
         Set<Integer> animated = transformAnimated(clips);
         List<Integer> skinnedRoots = new ArrayList<>();
+        boolean convert = options.coordinates() == Coordinates.GLTF && !model.space().isGltf();
+        // a root above the rig's roots (the conversion, or the joints' missing common ancestor) makes no rig root a
+        // scene root any more
+        boolean extraRoot = convert || !commonRoots(model);
         MeshWriter meshWriter = new MeshWriter(doc);
         for (MeshInstance instance : model.meshes()) {
             List<Primitive> skinned = new ArrayList<>();
@@ -213,7 +242,7 @@ public final class AnimatedGltf {
                     nodes.add(child);
                     children.add(new ArrayList<>());
                     children.get(instance.node()).add(carrier);
-                } else if (skin && (rig.parent(carrier) >= 0 || nodes.get(carrier).hasTransform()
+                } else if (skin && (extraRoot || rig.parent(carrier) >= 0 || nodes.get(carrier).hasTransform()
                         || animated.contains(carrier) || nodes.get(carrier).mesh >= 0)) {
                     // glTF: a skinned mesh's node should be a root without transform (NODE_SKINNED_MESH_NON_ROOT,
                     // NODE_SKINNED_MESH_LOCAL_TRANSFORMS, ANIMATION_CHANNEL_TARGET_NODE_SKIN)
@@ -237,9 +266,16 @@ public final class AnimatedGltf {
         for (int s = 0; s < model.skins().size(); s++) {
             skin(model.skins().get(s), skinnedBy.contains(s) ? doc.positions : null);
         }
-        if (!commonRoots(model)) {
+        if (extraRoot) {
+            // one root above the rig's: the conversion to glTF's space (a root transform, as ufbx's
+            // UFBX_SPACE_CONVERSION_TRANSFORM_ROOT: joints, clips and inverse binds stay the file's, so skinning in
+            // glTF gives C · model(joint) · inverseBind exactly), which is also the joints' common ancestor
             int extra = nodes.size();
-            nodes.add(NodeJson.extra(EXTRA_ROOT));
+            NodeJson root = NodeJson.extra(convert ? SPACE_ROOT : EXTRA_ROOT);
+            if (convert) {
+                root.matrix = model.space().toGltf();
+            }
+            nodes.add(root);
             children.add(new ArrayList<>(roots));
             roots = List.of(extra);
         }
@@ -272,6 +308,11 @@ public final class AnimatedGltf {
         }
         if (options.compression() != Compression.NONE) {
             extras.put("compression", options.compression().wireName());
+        }
+        if (!model.space().isGltf()) {
+            // only where the choice matters: a glTF-space model's export is the same either way
+            extras.put("coordinates", options.coordinates().wireName());
+            extras.put("fileSpace", model.space().describe());
         }
     }
 

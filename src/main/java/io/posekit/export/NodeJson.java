@@ -10,6 +10,8 @@ final class NodeJson {
     float[] translation;
     float[] rotation;
     float[] scale;
+    /** A constant transform as glTF's {@code matrix} (16 column-major), instead of TRS; never animated. */
+    double[] matrix;
     int mesh = -1;
     int skin = -1;
     float[] weights;
@@ -40,7 +42,7 @@ final class NodeJson {
 
     /** Whether the node has a rest transform other than the identity (the JSON writes one). */
     boolean hasTransform() {
-        return translation != null || rotation != null || scale != null;
+        return translation != null || rotation != null || scale != null || matrix != null;
     }
 
     /** The node's JSON with {@code children} (glTF node indices). */
@@ -51,6 +53,13 @@ final class NodeJson {
         }
         if (!children.isEmpty()) {
             fields.add("\"children\":" + children);
+        }
+        if (matrix != null) {
+            float[] m = new float[16];
+            for (int i = 0; i < 16; i++) {
+                m[i] = (float) matrix[i];
+            }
+            fields.add("\"matrix\":" + GltfJson.floats(m));
         }
         if (translation != null) {
             fields.add("\"translation\":" + GltfJson.floats(translation));

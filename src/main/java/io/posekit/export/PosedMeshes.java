@@ -2,8 +2,10 @@ package io.posekit.export;
 
 import io.posekit.sampling.MorphWeights;
 import io.posekit.asset.Model;
+import io.posekit.asset.ModelSpace;
 import io.posekit.skinning.MeshInstance;
 import io.posekit.skinning.MeshPoser;
+import io.posekit.skinning.PosedPrimitive;
 import io.posekit.skinning.VertexAttribute;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -42,6 +44,40 @@ public final class PosedMeshes {
                             modelMatrices, WANTED)));
         }
         return out;
+    }
+
+    /**
+     * {@code meshes} (as {@link #of} makes them: fresh arrays) converted in place from the file's model space to
+     * {@code coordinates} by {@code space}: positions {@code C · p}, normals and tangents turned
+     * ({@link ModelSpace#convertDirections}, {@link ModelSpace#convertTangents}); nothing for {@link Coordinates#FILE}
+     * or a model already in glTF's space.
+     *
+     * @return {@code meshes}
+     */
+    public static List<GlbWriter.PosedMesh> convert(List<GlbWriter.PosedMesh> meshes, ModelSpace space,
+            Coordinates coordinates) {
+        if (coordinates == Coordinates.FILE || space.isGltf()) {
+            return meshes;
+        }
+        for (GlbWriter.PosedMesh mesh : meshes) {
+            convert(mesh.posed(), space);
+        }
+        return meshes;
+    }
+
+    /** Posed primitives converted in place from the file's model space to glTF's ({@link #convert(List, ModelSpace, Coordinates)}). */
+    public static void convert(List<PosedPrimitive> posed, ModelSpace space) {
+        for (PosedPrimitive p : posed) {
+            if (p.positions() != null) {
+                space.convertPoints(p.positions());
+            }
+            if (p.normals() != null) {
+                space.convertDirections(p.normals());
+            }
+            if (p.tangents() != null) {
+                space.convertTangents(p.tangents());
+            }
+        }
     }
 
     /** Every mesh instance of {@code model}, posed. */

@@ -87,7 +87,7 @@ public final class Retargeter {
                     made.tracks().size()));
         }
         Model model = new Model(target.format(), target.rig(), target.skins(), target.meshes(), clips,
-                target.warnings(), target.humanoid());
+                target.warnings(), target.humanoid(), target.space());
         return new Result(model, RetargetReport.of(target, source, plan, reports));
     }
 

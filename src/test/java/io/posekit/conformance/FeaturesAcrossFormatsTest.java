@@ -116,8 +116,9 @@ class FeaturesAcrossFormatsTest {
             assertThat(floats(frame.get("bounds").get("min"))).containsExactly(floats(bounds.get("min")));
             assertThat(floats(frame.get("bounds").get("max"))).containsExactly(floats(bounds.get("max")));
 
-            // the posed GLB holds the same vertices: its POSITION bounds are the bounds endpoint's box
-            PosekitClient.Response glb = client.get(a + "/posed.glb?" + q, "model/gltf-binary");
+            // the posed GLB in the file's space holds the same vertices: its POSITION bounds are the bounds endpoint's
+            // box (by default it is in glTF's metres and Y-up, which only an FBX's GlobalSettings make differ)
+            PosekitClient.Response glb = client.get(a + "/posed.glb?coordinates=file&" + q, "model/gltf-binary");
             assertThat(glb.status()).as(glb.toString()).isEqualTo(200);
             ByteBuffer bytes = ByteBuffer.wrap(glb.body()).order(ByteOrder.LITTLE_ENDIAN);
             assertThat(bytes.getInt(0)).isEqualTo(0x46546C67);

@@ -40,17 +40,28 @@ final class RoundTrip {
 
     /**
      * Deviations of {@code copy} from {@code original}: at rest, and for clip {@code i} of each (same name, same
-     * order) at every sample's clip-local time (mapped with the original clip's duration).
+     * order) at every sample's clip-local time (mapped with the original clip's duration), the original's taken to
+     * glTF's space by its {@link io.posekit.asset.ModelSpace} first (what {@link AnimatedGltf.Options#DEFAULT} exports).
      */
     static List<Deviation> compare(Model original, Model copy, List<ConformanceAssets.Sample> samples,
             AnimatedGltf.Report report) {
+        return compare(original, copy, samples, report, original.space().toGltf());
+    }
+
+    /**
+     * Deviations of {@code copy} from {@code original} with the original's skinning matrices and posed vertices
+     * multiplied by {@code conversion} (16 doubles, column-major: the export's conversion to glTF's space, exactly)
+     * before comparing.
+     */
+    static List<Deviation> compare(Model original, Model copy, List<ConformanceAssets.Sample> samples,
+            AnimatedGltf.Report report, double[] conversion) {
         assertThat(copy.skins()).as("skins").hasSameSizeAs(original.skins());
         assertThat(copy.clips().stream().map(Clip::name).toList()).as("clips")
                 .isEqualTo(original.clips().stream().map(Clip::name).toList());
         assertThat(colours(copy)).as("vertex colours").isEqualTo(colours(original));
         assertThat(texcoordSets(copy)).as("texture coordinate sets").isEqualTo(texcoordSets(original));
         List<Deviation> out = new ArrayList<>();
-        out.add(deviation("rest", false, original, copy, null, null, List.of(0.0)));
+        out.add(deviation("rest", false, original, copy, null, null, List.of(0.0), conversion));
         for (int c = 0; c < original.clips().size(); c++) {
             Clip a = original.clips().get(c);
             Clip b = copy.clips().get(c);
@@ -64,7 +75,7 @@ final class RoundTrip {
                 times.add(a.duration() / 2);
             }
             boolean resampled = report.clips().get(c).resampledChannels() > 0;
-            out.add(deviation(a.name(), resampled, original, copy, a, b, times));
+            out.add(deviation(a.name(), resampled, original, copy, a, b, times, conversion));
         }
         return out;
     }
@@ -89,14 +100,14 @@ final class RoundTrip {
     }
 
     private static Deviation deviation(String name, boolean resampled, Model original, Model copy, Clip a, Clip b,
-            List<Double> times) {
+            List<Double> times, double[] c) {
         double matrix = 0;
         double position = 0;
         for (double t : times) {
             Pose pa = Pose.evaluate(original.rig(), a, t);
             Pose pb = Pose.evaluate(copy.rig(), b, t);
             for (int s = 0; s < original.skins().size(); s++) {
-                float[] ma = MeshPoser.skinningMatrices(original.skins().get(s), pa.modelMatrices());
+                float[] ma = converted(c, MeshPoser.skinningMatrices(original.skins().get(s), pa.modelMatrices()));
                 float[] mb = MeshPoser.skinningMatrices(copy.skins().get(s), pb.modelMatrices());
                 assertThat(mb).as("skin %d joints", s).hasSameSizeAs(ma);
                 for (int j = 0; j < ma.length; j += 16) {
@@ -109,7 +120,10 @@ final class RoundTrip {
                     }
                 }
             }
-            List<PosedPrimitive> va = posed(original, a, t, pa);
+            List<PosedPrimitive> va = new ArrayList<>();
+            for (PosedPrimitive p : posed(original, a, t, pa)) {
+                va.add(new PosedPrimitive(p.vertexCount(), convertedPoints(c, p.positions()), null, null));
+            }
             List<PosedPrimitive> vb = posed(copy, b, t, pb);
             assertThat(vb).as("posed primitives").hasSameSizeAs(va);
             double d = diagonal(va);
@@ -150,6 +164,34 @@ final class RoundTrip {
                     ? MeshPoser.skinningMatrices(model.skins().get(mesh.skin()), pose.modelMatrices()) : null;
             out.addAll(MeshPoser.pose(mesh, weights.weights(m), skinning, pose.modelMatrices(),
                     java.util.EnumSet.of(io.posekit.skinning.VertexAttribute.POSITION)));
+        }
+        return out;
+    }
+
+    /** {@code c · M} for each 16-float matrix, in double (the expected value is not rounded twice). */
+    private static float[] converted(double[] c, float[] matrices) {
+        float[] out = new float[matrices.length];
+        for (int o = 0; o < matrices.length; o += 16) {
+            for (int col = 0; col < 4; col++) {
+                for (int r = 0; r < 4; r++) {
+                    double sum = 0;
+                    for (int k = 0; k < 4; k++) {
+                        sum += c[4 * k + r] * matrices[o + 4 * col + k];
+                    }
+                    out[o + 4 * col + r] = (float) sum;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** {@code c · p} for each point. */
+    private static float[] convertedPoints(double[] c, float[] xyz) {
+        float[] out = new float[xyz.length];
+        for (int v = 0; v < xyz.length; v += 3) {
+            for (int r = 0; r < 3; r++) {
+                out[v + r] = (float) (c[r] * xyz[v] + c[4 + r] * xyz[v + 1] + c[8 + r] * xyz[v + 2] + c[12 + r]);
+            }
         }
         return out;
     }

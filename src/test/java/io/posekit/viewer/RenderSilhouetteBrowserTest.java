@@ -166,7 +166,8 @@ class RenderSilhouetteBrowserTest {
         String camera = render.headers().firstValue("Posekit-Camera").orElseThrow();
         BufferedImage posekit = ImageIO.read(new ByteArrayInputStream(render.body()));
 
-        String glbUrl = base + "/posed.glb" + (frame.isEmpty() ? "" : "?" + frame.substring(0, frame.length() - 1));
+        // in the file's space, as render.png draws it (posed.glb defaults to glTF's metres and Y-up)
+        String glbUrl = base + "/posed.glb?" + frame + "coordinates=file";
         Object dataUrl = ((JavascriptExecutor) browser).executeAsyncScript(
                 "const done = arguments[arguments.length - 1];"
                         + "window.posekit.snapshot(arguments[0], JSON.parse(arguments[1]), arguments[2], arguments[2])"

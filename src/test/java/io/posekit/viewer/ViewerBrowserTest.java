@@ -128,7 +128,8 @@ class ViewerBrowserTest {
         assertThat(requests()).contains(
                 "POST api/v1/assets 201",
                 "GET api/v1/assets/" + id + "/bounds?clip=Sway&over=clip 200",
-                "GET api/v1/assets/" + id + "/posed.glb" + frame,
+                // the mesh in the file's space, as the skeleton lines and the bounds drawn over it
+                "GET api/v1/assets/" + id + "/posed.glb?clip=Sway&time=" + shown + "&loop=repeat&coordinates=file 200",
                 "GET api/v1/assets/" + id + "/skeleton" + frame,
                 "GET api/v1/assets/" + id + "/bounds" + frame);
         assertThat(text("time-label")).isEqualTo(String.format(Locale.ROOT, "%.2f / 2.00 s", time));
@@ -185,7 +186,7 @@ class ViewerBrowserTest {
         BufferedImage before = canvas();
         script("window.posekit.moveIkHandle([0.9, 1.2, 0])");
         waitFor("the IK target reached", d -> "reached".equals(d.findElement(By.id("view")).getDomAttribute("data-ik")));
-        assertThat(requests()).contains("POST api/v1/assets/" + id + "/meshes/0/skinned 200");
+        assertThat(requests()).contains("POST api/v1/assets/" + id + "/meshes/0/skinned?coordinates=file 200");
         BufferedImage after = canvas();
         assertThat(changedPixels(before, after)).as("pixels changed by the IK").isGreaterThan(pixels(after) / 100);
         Files.createDirectories(SCREENSHOT.getParent());

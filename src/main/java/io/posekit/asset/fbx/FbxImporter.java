@@ -8,6 +8,7 @@ import io.posekit.asset.ImportLimits;
 import io.posekit.asset.ImportScene;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.MaterialGroups;
+import io.posekit.asset.ModelSpace;
 import io.posekit.asset.SourceFile;
 import io.posekit.asset.SourceFiles;
 import io.posekit.skinning.Material;
@@ -44,9 +45,9 @@ import java.util.Map;
  *       ({@link FbxAnimation}, {@link FbxCurves}), {@code DeformPercent} curves as weights tracks
  *       ({@link FbxMorphTracks}).</li>
  * </ul>
- * Model space is the file's own: {@code GlobalSettings} axes and {@code UnitScaleFactor} are reported (a warning line)
- * but not converted, as three.js's FBXLoader and the conformance data have it. Cameras, lights and constraints are not
- * applied.
+ * Model space is the file's own, as three.js's FBXLoader and the conformance data have it: {@code GlobalSettings} axes
+ * and {@code UnitScaleFactor} are reported (a warning line) and carried as the scene's {@link ModelSpace}, which the
+ * glTF exports apply. Cameras, lights and constraints are not applied.
  *
  * <p>Every count and index is checked against what it indexes, allocations are charged to the import's
  * {@link DecodeBudget} first, and every problem is an {@link ImportException} naming the object at fault (e.g.
@@ -124,6 +125,7 @@ public final class FbxImporter implements AssetImporter {
         }
         FbxScene scene = FbxScene.of(root, version, budget, warnings);
         warnings.add(scene.globalSettingsSummary());
+        ModelSpace space = scene.modelSpace(warnings);
         FbxHierarchy nodes = FbxHierarchy.build(scene, limits, budget, warnings);
         Map<Long, double[]> bindPoses = FbxSkin.bindPoses(scene, warnings);
         FbxMaterials materials = new FbxMaterials(scene, main, upload, budget, warnings);
@@ -202,7 +204,7 @@ public final class FbxImporter implements AssetImporter {
             }
         }
         List<ImportScene.Clip> clips = FbxAnimation.clips(scene, nodes, morphs, budget, warnings);
-        return new ImportScene(nodes.nodes(), skins, meshes, clips, warnings.list());
+        return new ImportScene(nodes.nodes(), skins, meshes, clips, warnings.list(), null, space);
     }
 
     /** The primitive of a mesh no skin deforms. */

@@ -3,6 +3,7 @@ package io.posekit.asset.fbx;
 import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportWarnings;
+import io.posekit.asset.ModelSpace;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -323,15 +324,50 @@ final class FbxScene {
     }
 
     /**
-     * The informational summary of {@code GlobalSettings} reported as a warning: the axes and the unit, which posekit
-     * does not convert (model space is the file's own, as three.js and the conformance data have it).
+     * The summary of {@code GlobalSettings} reported as a warning: the axes and the unit. Model space stays the file's
+     * own; the exports convert it to glTF's metres and Y-up ({@link #modelSpace}).
      */
     String globalSettingsSummary() {
         FbxProperties g = globalSettings();
         double unit = g.number("UnitScaleFactor", 1);
         return "FBX GlobalSettings: UpAxis " + axis(g, "UpAxis", 1) + ", FrontAxis " + axis(g, "FrontAxis", 2)
                 + ", CoordAxis " + axis(g, "CoordAxis", 0) + ", UnitScaleFactor " + number(unit) + " (1 unit = "
-                + number(unit) + " cm); model space is the file's own (no axis or unit conversion)";
+                + number(unit) + " cm); model space is the file's own, animated.glb and posed.glb convert it to glTF's"
+                + " metres and Y-up";
+    }
+
+    /**
+     * The axes and unit {@code GlobalSettings} declares, as ufbx reads them: {@code CoordAxis}/{@code CoordAxisSign}
+     * right, {@code UpAxis}/{@code UpAxisSign} up, {@code FrontAxis}/{@code FrontAxisSign} front (the FBX SDK's
+     * defaults +X, +Y, +Z where absent), {@code UnitScaleFactor} centimetres per unit (default 1) and
+     * {@code OriginalUnitScaleFactor} (default the former). Axes that are not three different ones of 0..2 are
+     * replaced by glTF's (no rotation can be made of them), and a unit that is not a positive number by 1 cm, each
+     * with a warning.
+     */
+    ModelSpace modelSpace(ImportWarnings warnings) {
+        FbxProperties g = globalSettings();
+        ModelSpace.Axis right = ModelSpace.Axis.of(g.integer("CoordAxis", 0), g.integer("CoordAxisSign", 1));
+        ModelSpace.Axis up = ModelSpace.Axis.of(g.integer("UpAxis", 1), g.integer("UpAxisSign", 1));
+        ModelSpace.Axis front = ModelSpace.Axis.of(g.integer("FrontAxis", 2), g.integer("FrontAxisSign", 1));
+        double unit = g.number("UnitScaleFactor", 1);
+        if (!(unit > 0) || !Double.isFinite(unit / 100)) {
+            warnings.add("GlobalSettings: UnitScaleFactor " + unit + " is not a positive number; 1 (cm) is used");
+            unit = 1;
+        }
+        double original = g.number("OriginalUnitScaleFactor", unit);
+        if (!(original > 0) || !Double.isFinite(original / 100)) {
+            original = unit;
+        }
+        if (right == null || up == null || front == null || right.index() == up.index()
+                || right.index() == front.index() || up.index() == front.index()) {
+            warnings.add("GlobalSettings: CoordAxis " + axis(g, "CoordAxis", 0) + ", UpAxis " + axis(g, "UpAxis", 1)
+                    + ", FrontAxis " + axis(g, "FrontAxis", 2) + " are not three different axes; glTF's (+X right, +Y"
+                    + " up, +Z front) are used");
+            right = ModelSpace.Axis.PLUS_X;
+            up = ModelSpace.Axis.PLUS_Y;
+            front = ModelSpace.Axis.PLUS_Z;
+        }
+        return new ModelSpace(right, up, front, unit / 100, original / 100);
     }
 
     private static String axis(FbxProperties g, String name, long dflt) {

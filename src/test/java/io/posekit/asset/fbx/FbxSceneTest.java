@@ -137,11 +137,37 @@ class FbxSceneTest {
                 .model(1, "a", 0, vec("Lcl Translation", 1, 2, 3))
                 .importScene();
         assertThat(s.warnings().getFirst()).isEqualTo("FBX GlobalSettings: UpAxis -Z, FrontAxis +Y, CoordAxis +X,"
-                + " UnitScaleFactor 100 (1 unit = 100 cm); model space is the file's own (no axis or unit conversion)");
+                + " UnitScaleFactor 100 (1 unit = 100 cm); model space is the file's own, animated.glb and posed.glb convert"
+                + " it to glTF's metres and Y-up");
         assertThat(s.nodes().getFirst().translation()).containsExactly(1, 2, 3);
         assertThat(new FbxSceneFixture().importScene().warnings().getFirst()).isEqualTo("FBX GlobalSettings: UpAxis +Y,"
-                + " FrontAxis +Z, CoordAxis +X, UnitScaleFactor 1 (1 unit = 1 cm); model space is the file's own (no axis"
-                + " or unit conversion)");
+                + " FrontAxis +Z, CoordAxis +X, UnitScaleFactor 1 (1 unit = 1 cm); model space is the file's own,"
+                + " animated.glb and posed.glb convert it to glTF's metres and Y-up");
+    }
+
+    @Test
+    void globalSettingsDeclareTheModelSpace() {
+        ImportScene s = new FbxSceneFixture()
+                .top(node("GlobalSettings", List.of(), leaf("Version", 1000), props(p("UpAxis", 2), p("UpAxisSign", 1),
+                        p("FrontAxis", 1), p("FrontAxisSign", -1), p("CoordAxis", 0), p("CoordAxisSign", 1),
+                        p("UnitScaleFactor", 2.54), p("OriginalUnitScaleFactor", 100.0))))
+                .importScene();
+        assertThat(s.space()).isEqualTo(new io.posekit.asset.ModelSpace(io.posekit.asset.ModelSpace.Axis.PLUS_X,
+                io.posekit.asset.ModelSpace.Axis.PLUS_Z, io.posekit.asset.ModelSpace.Axis.MINUS_Y, 0.0254, 1));
+        // no GlobalSettings: the FBX SDK's defaults, Y-up centimetres
+        assertThat(new FbxSceneFixture().importScene().space()).isEqualTo(new io.posekit.asset.ModelSpace(
+                io.posekit.asset.ModelSpace.Axis.PLUS_X, io.posekit.asset.ModelSpace.Axis.PLUS_Y,
+                io.posekit.asset.ModelSpace.Axis.PLUS_Z, 0.01, 0.01));
+        // axes that are not three different ones, a unit that is not positive: glTF's axes, 1 cm, each warned
+        ImportScene bad = new FbxSceneFixture()
+                .top(node("GlobalSettings", List.of(), leaf("Version", 1000), props(p("UpAxis", 1), p("FrontAxis", 1),
+                        p("UnitScaleFactor", -3.0))))
+                .importScene();
+        assertThat(bad.space()).isEqualTo(new io.posekit.asset.ModelSpace(io.posekit.asset.ModelSpace.Axis.PLUS_X,
+                io.posekit.asset.ModelSpace.Axis.PLUS_Y, io.posekit.asset.ModelSpace.Axis.PLUS_Z, 0.01, 0.01));
+        assertThat(bad.warnings()).contains("GlobalSettings: UnitScaleFactor -3.0 is not a positive number; 1 (cm) is"
+                + " used", "GlobalSettings: CoordAxis +X, UpAxis +Y, FrontAxis +Y are not three different axes; glTF's"
+                + " (+X right, +Y up, +Z front) are used");
     }
 
     @Test

@@ -30,9 +30,26 @@ public final class FbxTestFiles {
      * @param compressArrays whether arrays are zlib-compressed
      */
     public static byte[] skinnedBinary(int version, boolean compressArrays) {
+        return skinnedBinary(version, compressArrays, node("GlobalSettings", List.of(), leaf("Version", 1000),
+                props(p("UpAxis", 1), p("UnitScaleFactor", 1.0))));
+    }
+
+    /**
+     * The skinned quad of {@link #skinnedBinary(int, boolean)} (FBX 7.4) declaring another model space in its
+     * {@code GlobalSettings}: {@code UpAxis}/{@code UpAxisSign}, {@code FrontAxis}/{@code FrontAxisSign},
+     * {@code CoordAxis} +X and {@code UnitScaleFactor} (centimetres per unit).
+     */
+    public static byte[] skinnedBinaryInSpace(int upAxis, int upAxisSign, int frontAxis, int frontAxisSign,
+            double unitScaleFactor) {
+        return skinnedBinary(7400, false, node("GlobalSettings", List.of(), leaf("Version", 1000),
+                props(p("UpAxis", upAxis), p("UpAxisSign", upAxisSign), p("FrontAxis", frontAxis),
+                        p("FrontAxisSign", frontAxisSign), p("CoordAxis", 0), p("CoordAxisSign", 1),
+                        p("UnitScaleFactor", unitScaleFactor), p("OriginalUnitScaleFactor", unitScaleFactor))));
+    }
+
+    private static byte[] skinnedBinary(int version, boolean compressArrays, FbxNode globalSettings) {
         FbxSceneFixture f = new FbxSceneFixture().version(version)
-                .top(node("GlobalSettings", List.of(), leaf("Version", 1000),
-                        props(p("UpAxis", 1), p("UnitScaleFactor", 1.0))))
+                .top(globalSettings)
                 .geometry(10, "quad", new double[] {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0}, new int[] {0, 1, ~2, 0, 2, ~3},
                         layer("LayerElementNormal", "ByPolygonVertex", "Direct", "Normals",
                                 new double[] {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1}, null),
