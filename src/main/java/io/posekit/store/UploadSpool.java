@@ -18,7 +18,8 @@ import java.util.UUID;
  * ({@code .spool-<uuid>}, under {@link AssetStore#spoolDirectory()}, which a store on a file system sets to its own so
  * that staging only renames), one file per uploaded file, each hashed (SHA-256) as it is written: by the writing thread,
  * or behind it by a hashing executor that reads back what was written (so that an event loop only writes, and the
- * hashing runs where the service's own priorities put it). Nothing of a body is held in memory but the piece being
+ * hashing runs where the service's own priorities put it), the rest, after the last byte, by whoever asks for the
+ * digest. Nothing of a body is held in memory but the piece being
  * written. The files become {@link SourceFile#onDisk} files read through the
  * channels they were written with, which stay open (and readable after a store has moved the file into place) until
  * {@link #close()}, which also removes what is left of the directory. Not thread-safe: one upload's bytes arrive in
@@ -180,25 +181,27 @@ public final class UploadSpool implements AutoCloseable {
     }
 
     /**
-     * Hashes a file behind its writer, on an executor: one task at a time, each reading what was written since the
-     * last (through the channel, from the page cache) until it has caught up; the digest once the last byte is in.
+     * Hashes a file behind its writer: on an executor, one task at a time, each reading what was written since the last
+     * (through the channel, from the page cache) until it has caught up; and, once the last byte is in, on the thread
+     * that asks for the digest, which hashes what is left itself rather than wait for the executor's turn.
      */
     private static final class Hasher implements Runnable {
-        /** Each hashing thread's read buffer. */
-        private static final ThreadLocal<ByteBuffer> BUFFER = ThreadLocal.withInitial(() -> ByteBuffer.allocate(1 << 16));
+        private static final int BUFFER_BYTES = 1 << 16;
 
         private final Path path;
         private final FileChannel channel;
         private final java.util.concurrent.Executor executor;
-        private final MessageDigest sha = ContentId.newDigest();
         /** Whether a task is queued or running: at most one at a time. */
         private final java.util.concurrent.atomic.AtomicBoolean scheduled = new java.util.concurrent.atomic.AtomicBoolean();
         private final java.util.concurrent.CompletableFuture<String> digest = new java.util.concurrent.CompletableFuture<>();
         /** The bytes written so far (set by the writer after it wrote them). */
         private volatile long written;
         private volatile boolean last;
-        /** The bytes hashed so far: only the running task touches it. */
+        /** Guards the digest, the count of bytes hashed and the read buffer: one thread hashes at a time. */
+        private final Object lock = new Object();
+        private final MessageDigest sha = ContentId.newDigest();
         private long hashed;
+        private ByteBuffer buffer;
 
         Hasher(Path path, FileChannel channel, java.util.concurrent.Executor executor) {
             this.path = path;
@@ -211,24 +214,24 @@ public final class UploadSpool implements AutoCloseable {
             written = size;
             if (finished) {
                 last = true;
-            }
-            schedule();
-        }
-
-        private void schedule() {
-            if (scheduled.compareAndSet(false, true)) {
+            } else if (scheduled.compareAndSet(false, true)) {
                 try {
                     executor.execute(this);
-                } catch (java.util.concurrent.RejectedExecutionException e) {
+                } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                    // the executor is shutting down: what it did not hash, the digest's caller hashes
                     scheduled.set(false);
-                    digest.completeExceptionally(new StoreUnavailableException("cannot hash " + path
-                            + ": the hashing threads are stopped", new IOException(e.getMessage(), e)));
                 }
             }
         }
 
-        /** The digest, in lowercase hex, once every byte is hashed. */
+        /** The digest in lowercase hex, once every byte is hashed: what is left is hashed on the calling thread. */
         String digest() {
+            synchronized (lock) {
+                if (catchUp() && last && hashed == written) {
+                    digest.complete(HexFormat.of().formatHex(sha.digest()));
+                    buffer = null;
+                }
+            }
             try {
                 return digest.join();
             } catch (java.util.concurrent.CompletionException e) {
@@ -236,36 +239,55 @@ public final class UploadSpool implements AutoCloseable {
             }
         }
 
+        /** An executor's task: hashes what was written until it has caught up with the writer. */
         @Override
         public void run() {
-            ByteBuffer buffer = BUFFER.get();
-            try {
-                while (true) {
-                    boolean finished = last; // read before written: a finish seen here has its size in written
-                    long target = written;
-                    while (hashed < target) {
-                        buffer.clear().limit((int) Math.min(buffer.capacity(), target - hashed));
-                        int n = channel.read(buffer, hashed);
-                        if (n <= 0) {
-                            throw new IOException("the file ended after " + hashed + " of " + target + " bytes");
-                        }
-                        sha.update(buffer.array(), 0, n);
-                        hashed += n;
-                    }
-                    if (finished) {
-                        digest.complete(HexFormat.of().formatHex(sha.digest()));
-                        return; // stays scheduled: nothing more is hashed
-                    }
-                    scheduled.set(false);
-                    // the writer may have advanced after the reads above and found a task still scheduled
-                    if ((written == hashed && !last) || !scheduled.compareAndSet(false, true)) {
+            while (true) {
+                synchronized (lock) {
+                    if (!catchUp()) {
                         return;
                     }
                 }
+                scheduled.set(false);
+                // the writer may have written more after the catch-up and found this task still scheduled
+                boolean behind;
+                synchronized (lock) {
+                    behind = !digest.isDone() && hashed < written;
+                }
+                if (!behind || !scheduled.compareAndSet(false, true)) {
+                    return;
+                }
+            }
+        }
+
+        /**
+         * Hashes up to what is written now (holding the lock); false once the digest is done or failed. A failure to
+         * read (the spool closed under it: the upload was refused or abandoned; or the disk) fails the digest.
+         */
+        private boolean catchUp() {
+            if (digest.isDone()) {
+                return false;
+            }
+            long target = written;
+            try {
+                if (hashed < target && buffer == null) {
+                    buffer = ByteBuffer.allocate(BUFFER_BYTES);
+                }
+                while (hashed < target) {
+                    buffer.clear().limit((int) Math.min(buffer.capacity(), target - hashed));
+                    int n = channel.read(buffer, hashed);
+                    if (n <= 0) {
+                        throw new IOException("the file ended after " + hashed + " of " + target + " bytes");
+                    }
+                    sha.update(buffer.array(), 0, n);
+                    hashed += n;
+                }
+                return true;
             } catch (IOException | RuntimeException e) {
-                // closed under it (the upload was refused or abandoned), or the disk failed: whoever asks is told
                 digest.completeExceptionally(new StoreUnavailableException("cannot hash the upload written to " + path
                         + ": " + e, e instanceof IOException io ? io : new IOException(e)));
+                buffer = null;
+                return false;
             }
         }
     }
