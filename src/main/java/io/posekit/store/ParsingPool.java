@@ -370,7 +370,8 @@ public final class ParsingPool implements AutoCloseable {
     @Override
     public void close() {
         executor.shutdownNow();
-        hashing.shutdownNow();
+        // an upload's hash still queued is finished here (or fails on its closed file), so that nobody waits for it
+        hashing.shutdownNow().forEach(Runnable::run);
     }
 
     /**

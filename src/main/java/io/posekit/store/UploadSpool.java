@@ -18,8 +18,7 @@ import java.util.UUID;
  * ({@code .spool-<uuid>}, under {@link AssetStore#spoolDirectory()}, which a store on a file system sets to its own so
  * that staging only renames), one file per uploaded file, each hashed (SHA-256) as it is written: by the writing thread,
  * or behind it by a hashing executor that reads back what was written (so that an event loop only writes, and the
- * hashing runs where the service's own priorities put it), the rest, after the last byte, by whoever asks for the
- * digest. Nothing of a body is held in memory but the piece being
+ * hashing runs where the service's own priorities put it). Nothing of a body is held in memory but the piece being
  * written. The files become {@link SourceFile#onDisk} files read through the
  * channels they were written with, which stay open (and readable after a store has moved the file into place) until
  * {@link #close()}, which also removes what is left of the directory. Not thread-safe: one upload's bytes arrive in
@@ -181,9 +180,9 @@ public final class UploadSpool implements AutoCloseable {
     }
 
     /**
-     * Hashes a file behind its writer: on an executor, one task at a time, each reading what was written since the last
-     * (through the channel, from the page cache) until it has caught up; and, once the last byte is in, on the thread
-     * that asks for the digest, which hashes what is left itself rather than wait for the executor's turn.
+     * Hashes a file behind its writer, on an executor: one task at a time, each reading what was written since the
+     * last (through the channel, from the page cache) until it has caught up, the last one completing the digest. Only
+     * when the executor refuses a task (it is shutting down) does the thread that asks for the digest hash the rest.
      */
     private static final class Hasher implements Runnable {
         private static final int BUFFER_BYTES = 1 << 16;
@@ -197,6 +196,7 @@ public final class UploadSpool implements AutoCloseable {
         /** The bytes written so far (set by the writer after it wrote them). */
         private volatile long written;
         private volatile boolean last;
+        private volatile boolean refused;
         /** Guards the digest, the count of bytes hashed and the read buffer: one thread hashes at a time. */
         private final Object lock = new Object();
         private final MessageDigest sha = ContentId.newDigest();
@@ -214,22 +214,25 @@ public final class UploadSpool implements AutoCloseable {
             written = size;
             if (finished) {
                 last = true;
-            } else if (scheduled.compareAndSet(false, true)) {
+            }
+            if (scheduled.compareAndSet(false, true)) {
                 try {
                     executor.execute(this);
                 } catch (java.util.concurrent.RejectedExecutionException stopped) {
                     // the executor is shutting down: what it did not hash, the digest's caller hashes
+                    refused = true;
                     scheduled.set(false);
                 }
             }
         }
 
-        /** The digest in lowercase hex, once every byte is hashed: what is left is hashed on the calling thread. */
+        /** The digest in lowercase hex, once every byte is hashed (waiting for the executor's tasks). */
         String digest() {
-            synchronized (lock) {
-                if (catchUp() && last && hashed == written) {
-                    digest.complete(HexFormat.of().formatHex(sha.digest()));
-                    buffer = null;
+            if (refused) {
+                synchronized (lock) {
+                    if (catchUp() && last && hashed == written) {
+                        complete();
+                    }
                 }
             }
             try {
@@ -247,17 +250,26 @@ public final class UploadSpool implements AutoCloseable {
                     if (!catchUp()) {
                         return;
                     }
+                    if (last && hashed == written) {
+                        complete();
+                        return; // stays scheduled: nothing more comes
+                    }
                 }
                 scheduled.set(false);
-                // the writer may have written more after the catch-up and found this task still scheduled
+                // the writer may have written, or finished, after the catch-up and found this task still scheduled
                 boolean behind;
                 synchronized (lock) {
-                    behind = !digest.isDone() && hashed < written;
+                    behind = !digest.isDone() && (hashed < written || last);
                 }
                 if (!behind || !scheduled.compareAndSet(false, true)) {
                     return;
                 }
             }
+        }
+
+        private void complete() {
+            digest.complete(HexFormat.of().formatHex(sha.digest()));
+            buffer = null;
         }
 
         /**
