@@ -213,7 +213,8 @@ export interface paths {
          *     with the weights at the time (the clip's weights channel, else the defaults reported in the summary).
          *     Vertices in model space, same order as the bind-shape geometry. Skinned instances: linear blend skinning
          *     over all influences (weights normalised per vertex); normals through the inverse transpose of each
-         *     skinning matrix, blended and re-normalised; tangents through the matrices' linear part. Rigid instances:
+         *     skinning matrix, blended and re-normalised; tangents through the matrices' linear part — or, as `skinning`
+         *     says, dual quaternions (by default only where the file asks for them). Rigid instances:
          *     the node's model matrix. With `Accept: application/octet-stream`: raw little-endian float32, per
          *     primitive its positions, then normals, then tangents (as requested and present), described by the
          *     `Posekit-Layout` header. With `Accept: model/gltf-binary`: the posed instance as a static glTF 2.0 binary
@@ -334,7 +335,8 @@ export interface paths {
         };
         /**
          * The posed asset as glTF binary
-         * @description Every mesh instance posed at the clip and time, as a static glTF 2.0 binary (GLB) that any viewer opens
+         * @description Every mesh instance posed at the clip and time (skinned as the file asks: `skinning=authored` of the
+         *     skinned-vertices route), as a static glTF 2.0 binary (GLB) that any viewer opens
          *     and that passes the Khronos glTF-Validator: one scene; one node per mesh instance, without a transform
          *     (the vertices are in model space), carrying one mesh with the instance's primitives. Per primitive:
          *     `POSITION` (with `min`/`max`), `NORMAL` (re-normalised; left out when the source has none or one has no
@@ -1380,11 +1382,11 @@ export interface components {
              */
             timeUnit?: "seconds" | "normalized";
             /**
-             * @description How skinnedPositions and skinnedNormals are computed.
+             * @description How skinnedPositions and skinnedNormals are computed (`authored`, as the file asks, is the default of the skinned-vertices route).
              * @default linear
              * @enum {string}
              */
-            skinning?: "linear" | "dq";
+            skinning?: "linear" | "dq" | "authored";
             /** @description A list of playback times in seconds, or a frame range whose frames include both ends (start + i / fps while not past end, then end itself if the last frame fell short of it). */
             times: number[] | components["schemas"]["BakeFrameRange"];
             /**
@@ -2873,10 +2875,10 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description `linear` (default): linear blend skinning. `dq`: dual-quaternion skinning (rigid parts blended as dual quaternions, uniform scale linearly); 422 when a joint the mesh uses has non-uniform scale, shear or mirroring.
+                 * @description `authored` (default): as the file asks — linear blend skinning, except FBX skins whose `SkinningType` is `DualQuaternion` or Maya's per-vertex `Blend`, skinned as Maya shows them (dual quaternions with a scale per mesh axis blended linearly; `(1 − w)·linear + w·dq` per vertex for `Blend`). `linear`: linear blend skinning. `dq`: dual-quaternion skinning (rigid parts blended as dual quaternions, uniform scale linearly); 422 when a joint the mesh uses has non-uniform scale, shear or mirroring.
                  * @example dq
                  */
-                skinning?: "linear" | "dq";
+                skinning?: "authored" | "linear" | "dq";
                 /**
                  * @description Clip name, or index when no clip has that name. Absent = the rest pose.
                  * @example Walk
@@ -3018,10 +3020,10 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description `linear` (default): linear blend skinning. `dq`: dual-quaternion skinning (rigid parts blended as dual quaternions, uniform scale linearly); 422 when a joint the mesh uses has non-uniform scale, shear or mirroring.
+                 * @description `authored` (default): as the file asks — linear blend skinning, except FBX skins whose `SkinningType` is `DualQuaternion` or Maya's per-vertex `Blend`, skinned as Maya shows them (dual quaternions with a scale per mesh axis blended linearly; `(1 − w)·linear + w·dq` per vertex for `Blend`). `linear`: linear blend skinning. `dq`: dual-quaternion skinning (rigid parts blended as dual quaternions, uniform scale linearly); 422 when a joint the mesh uses has non-uniform scale, shear or mirroring.
                  * @example dq
                  */
-                skinning?: "linear" | "dq";
+                skinning?: "authored" | "linear" | "dq";
                 /**
                  * @description Comma-separated attributes to produce; normals and tangents only where the primitive has them.
                  * @example position,normal,tangent

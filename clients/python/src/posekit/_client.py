@@ -216,7 +216,7 @@ class Asset(_AssetRequests):
         return self.client._run(self._matrices(skin, format, form, sampling))
 
     def skinned(self, mesh: int = 0, format: Literal["json", "float32", "glb"] = "json", attributes: Optional[str] = None,
-                skinning: Optional[Literal["linear", "dq"]] = None, **sampling: Unpack[Sampling]) -> Any:
+                skinning: Optional[Literal["authored", "linear", "dq"]] = None, **sampling: Unpack[Sampling]) -> Any:
         return self.client._run(self._skinned(mesh, format, attributes, skinning, sampling))
 
     def geometry(self, mesh: int = 0) -> Dict[str, Any]:
