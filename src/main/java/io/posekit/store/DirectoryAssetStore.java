@@ -23,31 +23,25 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Uploaded files in a directory, one directory per content id:
- * {@code <dir>/<id>/manifest.json} (a {@link StoredAsset}), {@code <dir>/<id>/files/<n>} (the n-th file
- * in canonical order) and {@code <dir>/<id>/refs/<tenant key>.json} (each tenant's {@link Reference}: a new
- * asset's first reference is written with its files and published by the same rename; a later one is a file of its
- * own, synced with its directory; the asset is deleted with its last reference). Assets found without a
- * {@code refs} directory (stored before tenants) are adopted by the {@link Reference#DEFAULT_TENANT default tenant}
- * when the store opens.
+ * Uploaded files in a directory, one directory per content id: {@code <id>/manifest.json} (a {@link StoredAsset}),
+ * {@code <id>/files/<n>} (the n-th file in canonical order) and {@code <id>/refs/<tenant key>.json} (each tenant's
+ * {@link Reference}; the asset is deleted with its last one). Assets found without {@code refs} (stored before tenants)
+ * are adopted by the {@link Reference#DEFAULT_TENANT default tenant} when the store opens.
  *
- * <p>Durability: a committed asset survives a crash (kill -9, power loss), and readers see a whole asset or none.
- * An upload is staged in a fresh {@code .incoming-*} directory (its spooled files moved in, its manifest and
- * reference written, all synced in one round while it is parsed), committed by an atomic rename that is not synced,
- * and published again by {@link #recover} when a crash undid that rename; docs/design.md ("An upload's way to the
- * disk") tells the whole story. Start-up also removes what a crash can leave of a spool ({@code .spool-*}), a
- * deletion ({@code .deleted-*}) and the health probe ({@code .health-*}, see {@link StoreHealthIndicator}).
+ * <p>Durability: a committed asset survives a crash (kill -9, power loss), and readers see a whole asset or none. An
+ * upload is staged ({@link #stage}: a synced {@code .incoming-*} directory, while it is parsed), committed by an
+ * atomic rename ({@link #commit}) and, when a crash undid that rename, published again at start-up
+ * ({@link IncomingRecovery}); docs/design.md ("An upload's way to the disk") tells the whole story. Start-up removes
+ * the other temporaries a crash can leave: spooled files ({@code .spool-*}), deletions ({@code .deleted-*}), health
+ * probes ({@code .health-*}, see {@link StoreHealthIndicator}).
  *
- * <p>Reading an asset's files verifies them against its id ({@link ContentId}): a missing file or content that
- * no longer hashes to the id marks the asset corrupt ({@link CorruptAssetException}, logged once), and so does an
- * entry whose manifest cannot be read (at start-up, or when found later). A corrupt asset is never served as something else; it stays
- * corrupt until it is deleted or the same content is saved again, which replaces the damaged copy.
+ * <p>Reads verify an asset's files against its id ({@link ContentId}): a missing file, content that no longer hashes to
+ * the id or an unreadable manifest marks it corrupt ({@link CorruptAssetException}, logged once) until it is deleted or
+ * the same content is saved again, which replaces the damaged copy.
  *
- * <p>The directory may be shared by several posekit processes (a volume mounted by every replica): the manifests are
- * indexed at start-up and an asset stored by another process is found on the first {@link #find} for it (one
- * stat), a deletion by another process within the revalidation interval, and {@link #list} reads the directory
- * again. When shared, start-up removes (or recovers) only temporaries older than {@link #SHARED_STALE_AFTER} (a younger
- * one may be another replica's write in progress); otherwise all of them. Saves and deletes of the same id are serialised in a
+ * <p>The directory may be shared by several processes (a volume every replica mounts): an asset another process stored
+ * is found on the first {@link #find} for it, its deletion within the revalidation interval; start-up then removes (or
+ * recovers) only temporaries older than {@link #SHARED_STALE_AFTER}. Saves and deletes of one id are serialised in a
  * process, and across processes by the atomic renames. Thread-safe. I/O failures surface as
  * {@link StoreUnavailableException}.
  */
@@ -99,8 +93,8 @@ public final class DirectoryAssetStore implements AssetStore {
     private final DurableFiles disk;
     /** The store directory's fsync, shared by concurrent callers (group commit). */
     private final GroupSync rootSync;
-    /** Incoming directories found at start-up that may hold an acknowledged upload, until {@link #recover}. */
-    private final java.util.Queue<Path> unpublished = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** The incoming directories found at start-up that may hold an acknowledged upload. */
+    private final IncomingRecovery recovery;
 
     /**
      * Opens (creating if needed) the store at {@code root}, used by this process alone, and indexes what it holds.
@@ -132,6 +126,22 @@ public final class DirectoryAssetStore implements AssetStore {
         this.known = new KnownAssets(revalidate, System::nanoTime);
         this.refs = new KnownReferences(revalidate, System::nanoTime);
         this.shared = shared;
+        this.recovery = new IncomingRecovery(this.root, known, refs, rootSync, new IncomingRecovery.Reader() {
+            @Override
+            public StoredAsset manifest(Path dir) throws IOException {
+                return readManifest(dir);
+            }
+
+            @Override
+            public List<Reference> references(Path dir, String id) {
+                return referencesIn(dir.resolve(REFS), id);
+            }
+
+            @Override
+            public Path file(Path dir, int index) {
+                return dir.resolve(FILES).resolve(Integer.toString(index));
+            }
+        });
         try {
             Files.createDirectories(this.root);
             removeTemporaries(shared ? SHARED_STALE_AFTER : Duration.ZERO);
@@ -750,9 +760,7 @@ public final class DirectoryAssetStore implements AssetStore {
                 String name = entry.getFileName().toString();
                 if (TEMPORARY_PREFIXES.stream().anyMatch(name::startsWith)
                         && (olderThan.isZero() || Files.getLastModifiedTime(entry).toInstant().isBefore(cutoff))) {
-                    if (name.startsWith(INCOMING) && mayBeAcknowledged(entry)) {
-                        unpublished.add(entry);
-                    } else {
+                    if (!name.startsWith(INCOMING) || !recovery.keepIfAcknowledged(entry)) {
                         DurableFiles.deleteQuietly(entry);
                     }
                 }
@@ -761,32 +769,9 @@ public final class DirectoryAssetStore implements AssetStore {
     }
 
     /**
-     * Whether an incoming directory may hold an acknowledged upload: a whole manifest of a well-formed id and a whole
-     * reference to it, which every commit makes durable before its rename. Its files are checked by {@link #recover}.
-     */
-    private boolean mayBeAcknowledged(Path incoming) {
-        try {
-            StoredAsset meta = readManifest(incoming);
-            return ContentId.isWellFormed(meta.id()) && !referencesIn(incoming.resolve(REFS), meta.id()).isEmpty();
-        } catch (IOException | RuntimeException notWhole) {
-            return false;
-        }
-    }
-
-    /** A staged directory published by {@link #recover}: its manifest and the references it holds. */
-    private record Recovered(StoredAsset meta, List<Reference> refs) {
-    }
-
-    /**
-     * Publishes what a crash may have left acknowledged but not in place: the commit of an upload renames its staged
-     * directory into place without syncing the store directory, so a crash (power loss) can undo the rename of an
-     * upload already answered. Every incoming directory kept when the store opened (a whole manifest and reference,
-     * see {@link #removeTemporaries}) is published again when its files read back as its id and {@code check} says
-     * they import; the others (a failed upload's leftovers whose removal did not reach the disk, files a crash cut
-     * short) are removed. An incoming directory for an id already in place is removed (the copy in place is the one a
-     * second upload of the same content found). The store directory is synced once after all the renames. Call once,
-     * at start-up, before the store serves; a store that is never asked keeps the incoming directories for the next
-     * start.
+     * Publishes what a crash may have left acknowledged but not in place: every incoming directory kept when the store
+     * opened whose files read back as its id and import again ({@link IncomingRecovery}). Call once, at start-up,
+     * before the store serves.
      *
      * @return the assets published
      * @throws StoreUnavailableException when a published one could not be renamed or the renames made durable (the
@@ -794,100 +779,7 @@ public final class DirectoryAssetStore implements AssetStore {
      */
     @Override
     public List<StoredAsset> recover(RecoveryCheck check) {
-        List<Recovered> published = new ArrayList<>();
-        for (Path incoming; (incoming = unpublished.poll()) != null; ) {
-            recoverOne(incoming, check).ifPresent(published::add);
-        }
-        if (published.isEmpty()) {
-            return List.of();
-        }
-        try {
-            rootSync.sync();
-        } catch (IOException e) {
-            throw unavailable("cannot make the " + published.size() + " recovered uploads durable in " + root, e);
-        }
-        for (Recovered r : published) {
-            known.put(r.meta());
-            r.refs().forEach(refs::put);
-        }
-        log.info("recovered {} uploads a crash had left unpublished: {}", published.size(),
-                published.stream().map(r -> r.meta().id()).toList());
-        return published.stream().map(Recovered::meta).toList();
-    }
-
-    /** Publishes one incoming directory that passes every check of {@link #recover}, or removes it. */
-    private Optional<Recovered> recoverOne(Path incoming, RecoveryCheck check) {
-        StoredAsset meta;
-        List<SourceFile> files;
-        List<Reference> held;
-        try {
-            meta = readManifest(incoming);
-            held = referencesIn(incoming.resolve(REFS), meta.id());
-            files = readStaged(incoming, meta);
-        } catch (IOException | RuntimeException e) {
-            if (Files.isDirectory(incoming)) {
-                dropUnpublished(incoming, "it cannot be read (" + e.getMessage() + ")");
-            }
-            return Optional.empty(); // else another replica sharing the directory took it meanwhile
-        }
-        String wrong = files == null ? "its files are missing or have other lengths"
-                : !ContentId.of(files).equals(meta.id()) ? "its files do not hash to its id"
-                : held.isEmpty() ? "it holds no reference" : null;
-        if (wrong != null) {
-            dropUnpublished(incoming, wrong);
-            return Optional.empty();
-        }
-        Path target = root.resolve(meta.id());
-        if (Files.exists(target)) {
-            dropUnpublished(incoming, "asset " + meta.id() + " is in place");
-            return Optional.empty();
-        }
-        boolean imports;
-        try {
-            imports = check.importsAgain(meta, files);
-        } catch (RuntimeException e) {
-            log.warn("could not decide whether {} (asset {}) imports; kept for the next start", incoming, meta.id(), e);
-            return Optional.empty();
-        }
-        if (!imports) {
-            dropUnpublished(incoming, "its files do not import");
-            return Optional.empty();
-        }
-        synchronized (known.lock(meta.id())) {
-            try {
-                Files.move(incoming, target, StandardCopyOption.ATOMIC_MOVE);
-            } catch (java.nio.file.NoSuchFileException gone) {
-                return Optional.empty(); // another replica took it meanwhile
-            } catch (FileSystemException raced) {
-                if (Files.isDirectory(target)) {
-                    dropUnpublished(incoming, "asset " + meta.id() + " was stored meanwhile");
-                    return Optional.empty();
-                }
-                throw unavailable("cannot recover asset " + meta.id() + " from " + incoming, raced);
-            } catch (IOException e) {
-                throw unavailable("cannot recover asset " + meta.id() + " from " + incoming, e);
-            }
-        }
-        return Optional.of(new Recovered(meta, held));
-    }
-
-    private static void dropUnpublished(Path incoming, String why) {
-        log.info("removing {} left by a crash: {}", incoming.getFileName(), why);
-        DurableFiles.deleteQuietly(incoming);
-    }
-
-    /** The files of a staged directory, named as its manifest says; null when one is missing or has another length. */
-    private static List<SourceFile> readStaged(Path incoming, StoredAsset meta) throws IOException {
-        List<SourceFile> files = new ArrayList<>(meta.files().size());
-        for (int i = 0; i < meta.files().size(); i++) {
-            StoredAsset.StoredFile f = meta.files().get(i);
-            Path file = incoming.resolve(FILES).resolve(Integer.toString(i));
-            if (!Files.isRegularFile(file) || Files.size(file) != f.sizeBytes()) {
-                return null;
-            }
-            files.add(SourceFile.map(f.name(), file));
-        }
-        return files.isEmpty() ? null : files;
+        return recovery.recover(check);
     }
 
     /** Reads the directory's entries into the index: new ids added, vanished ones forgotten. */
@@ -957,7 +849,7 @@ public final class DirectoryAssetStore implements AssetStore {
         }
     }
 
-    /** A new file holding {@code bytes}, still open and not yet synced (see {@link #durably}). */
+    /** The store directory itself: staging an upload's spooled files only renames them. */
     @Override
     public Path spoolDirectory() {
         return root;

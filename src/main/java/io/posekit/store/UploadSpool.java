@@ -14,64 +14,66 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * One upload's files written to disk as their bytes arrive, before the repository stages them: a directory of its own
- * ({@code .spool-<uuid>}, under {@link AssetStore#spoolDirectory()}, which a store on a file system sets to its own so
- * that staging only renames), one file per uploaded file, each hashed (SHA-256) as it is written: by the writing thread,
- * or behind it by a hashing executor that reads back what was written (so that an event loop only writes, and the
- * hashing runs where the service's own priorities put it). Nothing of a body is held in memory but the piece being
- * written. The files become {@link SourceFile#onDisk} files read through the
- * channels they were written with, which stay open (and readable after a store has moved the file into place) until
- * {@link #close()}, which also removes what is left of the directory. Not thread-safe: one upload's bytes arrive in
- * order on one thread.
+ * One upload's files written to disk as their bytes arrive, before the repository stages them: one file per uploaded
+ * file ({@code .spool-<uuid>-<n>}, in {@link AssetStore#spoolDirectory()}, which a store on a file system sets to its
+ * own so that staging only renames; no directory of their own, since each new directory is an inode the file system
+ * must find room for), each hashed (SHA-256) as it is written: by the writing thread, or behind it by a hashing
+ * executor that reads back what was written (so that an event loop only writes, and the hashing runs where the
+ * service's own priorities put it), but for a file's first {@value Hasher#INLINE_BYTES} bytes, which the writer hashes
+ * itself while no task is behind (a small file costs less to hash than to hand over). Nothing of a body is held in
+ * memory but the piece being written. The files become {@link SourceFile#onDisk} files read through the channels they
+ * were written with, which stay open (and readable after a store has moved the file into place) until {@link #close()},
+ * which also removes those still in the spool. Not thread-safe: one upload's bytes arrive in order on one thread.
  */
 public final class UploadSpool implements AutoCloseable {
 
-    /** The name prefix of spool directories, which a store removes at start-up as a crash's leftovers. */
+    /** The name prefix of spooled files (and of the spool directories of earlier versions), which a store removes at
+     * start-up as a crash's leftovers. */
     public static final String PREFIX = ".spool-";
 
     /** Where the fsyncs started at a file's last byte run: they only wait for the disk. */
     private static final java.util.concurrent.Executor SYNC_AHEAD = java.util.concurrent.Executors
             .newThreadPerTaskExecutor(Thread.ofVirtual().name("posekit-spool-sync-", 0).factory());
 
-    private final Path dir;
+    private final Path parent;
+    /** The name of this spool's files but for their index. */
+    private final String prefix;
     private final java.util.concurrent.Executor hashing;
     private final List<FileChannel> channels = new ArrayList<>();
+    private final List<Path> paths = new ArrayList<>();
     private boolean created;
     private boolean closed;
 
     /**
-     * A spool that will write its files to a new directory in {@code parent} (created with the first file), each hashed
-     * by the thread that writes it.
+     * A spool that will write its files in {@code parent} (created with the first file if need be), each hashed by the
+     * thread that writes it.
      */
     public UploadSpool(Path parent) {
         this(parent, null);
     }
 
     /**
-     * A spool that will write its files to a new directory in {@code parent} (created with the first file), each hashed
-     * on {@code hashing} (one task at a time per file, reading back what was written), or by the writing thread when
-     * {@code hashing} is {@code null}.
+     * A spool that will write its files in {@code parent} (created with the first file if need be), each hashed on
+     * {@code hashing} (one task at a time per file, reading back what was written) past its first
+     * {@value Hasher#INLINE_BYTES} bytes, or by the writing thread when {@code hashing} is {@code null}.
      */
     public UploadSpool(Path parent, java.util.concurrent.Executor hashing) {
-        this.dir = parent.resolve(PREFIX + UUID.randomUUID());
+        this.parent = parent;
+        this.prefix = PREFIX + UUID.randomUUID() + "-";
         this.hashing = hashing;
     }
 
     /**
-     * Removes the spools a crash left in {@code parent}: those last modified more than {@code olderThan} ago (a younger
-     * one may be an upload in progress, perhaps another process's sharing the directory).
+     * Removes the spooled files a crash left in {@code parent} (and spool directories of earlier versions): those last
+     * modified more than {@code olderThan} ago (a younger one may be an upload in progress, perhaps another process's
+     * sharing the directory).
      */
     public static void removeLeftovers(Path parent, java.time.Duration olderThan) {
         java.time.Instant cutoff = java.time.Instant.now().minus(olderThan);
         try (var entries = Files.newDirectoryStream(parent, PREFIX + "*")) {
             for (Path spool : entries) {
                 if (Files.getLastModifiedTime(spool).toInstant().isBefore(cutoff)) {
-                    try (var files = Files.list(spool)) {
-                        for (Path f : files.toList()) {
-                            Files.deleteIfExists(f);
-                        }
-                    }
-                    Files.deleteIfExists(spool);
+                    DurableFiles.deleteTree(spool);
                 }
             }
         } catch (IOException e) {
@@ -80,9 +82,9 @@ public final class UploadSpool implements AutoCloseable {
         }
     }
 
-    /** Where this spool writes. */
-    public Path directory() {
-        return dir;
+    /** The files this spool created, whether still there or moved away by a store. */
+    List<Path> files() {
+        return List.copyOf(paths);
     }
 
     /**
@@ -97,16 +99,17 @@ public final class UploadSpool implements AutoCloseable {
         }
         try {
             if (!created) {
-                Files.createDirectories(dir);
+                Files.createDirectories(parent);
                 created = true;
             }
-            Path path = dir.resolve(Integer.toString(channels.size()));
+            Path path = parent.resolve(prefix + channels.size());
             FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                     StandardOpenOption.WRITE);
             channels.add(channel);
+            paths.add(path);
             return new Writer(name, path, channel, hashing);
         } catch (IOException e) {
-            throw new StoreUnavailableException("cannot write an upload to " + dir + ": " + e.getMessage(), e);
+            throw new StoreUnavailableException("cannot write an upload to " + parent + ": " + e.getMessage(), e);
         }
     }
 
@@ -138,7 +141,8 @@ public final class UploadSpool implements AutoCloseable {
          * @throws StoreUnavailableException when the disk refuses them (full, unmounted)
          */
         public void write(ByteBuffer piece) {
-            ByteBuffer hashed = sha == null ? null : piece.duplicate();
+            ByteBuffer hashed = sha != null || behind.mayHashInline(size + piece.remaining()) ? piece.duplicate()
+                    : null;
             try {
                 while (piece.hasRemaining()) {
                     size += channel.write(piece);
@@ -148,7 +152,7 @@ public final class UploadSpool implements AutoCloseable {
             }
             if (sha != null) {
                 sha.update(hashed);
-            } else {
+            } else if (hashed == null || !behind.hashInline(hashed, size)) {
                 behind.advance(size, false);
             }
         }
@@ -183,9 +187,13 @@ public final class UploadSpool implements AutoCloseable {
      * Hashes a file behind its writer, on an executor: one task at a time, each reading what was written since the
      * last (through the channel, from the page cache) until it has caught up, the last one completing the digest. Only
      * when the executor refuses a task (it is shutting down) does the thread that asks for the digest hash the rest.
+     * A file's first {@link #INLINE_BYTES} are hashed by the writer as it writes them, while no task is behind: a
+     * small upload is hashed without a task (and its thread's wake-up and switch) at all.
      */
     private static final class Hasher implements Runnable {
         private static final int BUFFER_BYTES = 1 << 16;
+        /** How much of a file its writer hashes itself: a network buffer's worth, some 40 µs of SHA-256. */
+        static final int INLINE_BYTES = 1 << 16;
 
         private final Path path;
         private final FileChannel channel;
@@ -209,11 +217,41 @@ public final class UploadSpool implements AutoCloseable {
             this.executor = executor;
         }
 
+        /** Whether the writer may hash a piece itself that makes the file {@code sizeAfter} bytes long. */
+        boolean mayHashInline(long sizeAfter) {
+            return sizeAfter <= INLINE_BYTES && !scheduled.get();
+        }
+
+        /**
+         * Hashes a piece the writer has just written, which made the file {@code sizeAfter} bytes long, on the writer's
+         * thread; false (nothing done: a task reads it back) when a task is behind or the digest has failed.
+         */
+        boolean hashInline(ByteBuffer piece, long sizeAfter) {
+            synchronized (lock) {
+                if (scheduled.get() || digest.isDone() || hashed != written) {
+                    return false;
+                }
+                sha.update(piece);
+                hashed = sizeAfter;
+                written = sizeAfter;
+                return true;
+            }
+        }
+
         /** The writer has written {@code size} bytes, and when {@code finished} no more will come. */
         void advance(long size, boolean finished) {
             written = size;
             if (finished) {
                 last = true;
+                if (!scheduled.get()) {
+                    synchronized (lock) {
+                        // all of it hashed already (by the writer, or a task that has caught up): no task needed
+                        if (!scheduled.get() && hashed == size && !digest.isDone()) {
+                            complete();
+                            return;
+                        }
+                    }
+                }
             }
             if (scheduled.compareAndSet(false, true)) {
                 try {
@@ -304,7 +342,7 @@ public final class UploadSpool implements AutoCloseable {
         }
     }
 
-    /** Closes every file and removes what remains of the directory (files a store moved away are not touched). */
+    /** Closes every file and removes those still in the spool (files a store moved away are not touched). */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -318,14 +356,11 @@ public final class UploadSpool implements AutoCloseable {
                 // closing a read channel fails only when the file system is gone; the directory removal reports that
             }
         }
-        if (created) {
-            try (var entries = Files.list(dir)) {
-                for (Path p : entries.toList()) {
-                    Files.deleteIfExists(p);
-                }
-                Files.deleteIfExists(dir);
+        for (Path p : paths) {
+            try {
+                Files.deleteIfExists(p);
             } catch (IOException e) {
-                org.slf4j.LoggerFactory.getLogger(UploadSpool.class).warn("could not remove {}: {}", dir, e.toString());
+                org.slf4j.LoggerFactory.getLogger(UploadSpool.class).warn("could not remove {}: {}", p, e.toString());
             }
         }
     }
