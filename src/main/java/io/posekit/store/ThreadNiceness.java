@@ -28,7 +28,8 @@ final class ThreadNiceness {
     }
 
     /**
-     * Sets the calling thread's nice value to {@code nice} (1 to 19: lower priority; a thread may not raise its own).
+     * Sets the calling thread's nice value to {@code nice} (1 to 19: lower priority) unless it is at least that already
+     * (a process started niced keeps its threads' lower priority: this never raises one).
      *
      * @return whether it was set
      */
@@ -38,6 +39,10 @@ final class ThreadNiceness {
         }
         try {
             int tid = (int) CALLS.get()[0].invokeExact();
+            // getpriority(2) answers the nice value itself through the C library (-1 is a value, not only an error)
+            if ((int) CALLS.get()[2].invokeExact(PRIO_PROCESS, tid) >= nice) {
+                return false;
+            }
             return (int) CALLS.get()[1].invokeExact(PRIO_PROCESS, tid, nice) == 0;
         } catch (Throwable e) {
             return false; // a priority is a preference: the thread runs on without it
@@ -53,13 +58,16 @@ final class ThreadNiceness {
             SymbolLookup libc = linker.defaultLookup();
             Optional<java.lang.foreign.MemorySegment> gettid = libc.find("gettid");
             Optional<java.lang.foreign.MemorySegment> setpriority = libc.find("setpriority");
-            if (gettid.isEmpty() || setpriority.isEmpty()) {
+            Optional<java.lang.foreign.MemorySegment> getpriority = libc.find("getpriority");
+            if (gettid.isEmpty() || setpriority.isEmpty() || getpriority.isEmpty()) {
                 return Optional.empty();
             }
             return Optional.of(new MethodHandle[] {
                 linker.downcallHandle(gettid.get(), FunctionDescriptor.of(ValueLayout.JAVA_INT)),
                 linker.downcallHandle(setpriority.get(), FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT))});
+                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT)),
+                linker.downcallHandle(getpriority.get(), FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT))});
         } catch (RuntimeException | LinkageError e) {
             return Optional.empty();
         }
