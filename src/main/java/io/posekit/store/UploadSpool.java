@@ -31,6 +31,9 @@ public final class UploadSpool implements AutoCloseable {
      * start-up as a crash's leftovers. */
     public static final String PREFIX = ".spool-";
 
+    /** The size past which a file's data is synced ahead of the store's sync ({@link Writer#finish()}). */
+    static final int SYNC_AHEAD_BYTES = 1 << 16;
+
     /** Where the fsyncs started at a file's last byte run: they only wait for the disk. */
     private static final java.util.concurrent.Executor SYNC_AHEAD = java.util.concurrent.Executors
             .newThreadPerTaskExecutor(Thread.ofVirtual().name("posekit-spool-sync-", 0).factory());
@@ -159,18 +162,21 @@ public final class UploadSpool implements AutoCloseable {
 
         /**
          * The file, read through the channel it was written with (open until the spool is closed); its SHA-256 is
-         * waited for when asked ({@link SourceFile#sha256()}). Its data's fsync is started now, in the background, so
-         * that the disk works while the upload is dispatched and parsed; the store's own sync when it stages the file
-         * then finds little or nothing left to write.
+         * waited for when asked ({@link SourceFile#sha256()}). Past {@value #SYNC_AHEAD_BYTES} bytes its data's fsync is
+         * started now, in the background, so that the disk works while the upload is dispatched and parsed; the store's
+         * own sync when it stages the file then finds little or nothing left to write. A smaller file's data goes with
+         * that sync: written once, it costs the disk one flush rather than two.
          */
         public SourceFile finish() {
-            SYNC_AHEAD.execute(() -> {
-                try {
-                    channel.force(false);
-                } catch (IOException | RuntimeException closedOrFailed) {
-                    // only a head start: the staging sync is the one that counts, and reports failures
-                }
-            });
+            if (size > SYNC_AHEAD_BYTES) {
+                SYNC_AHEAD.execute(() -> {
+                    try {
+                        channel.force(false);
+                    } catch (IOException | RuntimeException closedOrFailed) {
+                        // only a head start: the staging sync is the one that counts, and reports failures
+                    }
+                });
+            }
             java.util.function.Supplier<String> digest;
             if (sha != null) {
                 String hex = HexFormat.of().formatHex(sha.digest());
