@@ -27,8 +27,10 @@ import java.util.UUID;
  */
 public final class UploadSpool implements AutoCloseable {
 
-    /** The name prefix of spooled files (and of the spool directories of earlier versions), which a store removes at
-     * start-up as a crash's leftovers. */
+    /**
+     * The name prefix of spooled files (and of the spool directories of earlier versions), which a store removes at
+     * start-up as a crash's leftovers.
+     */
     public static final String PREFIX = ".spool-";
 
     /** The size past which a file's data is synced ahead of the store's sync ({@link Writer#finish()}). */
