@@ -126,6 +126,14 @@ class SamplingRoutes implements ApiRoutes {
                 "coordinates '" + text + "' is not one of file, gltf"));
     }
 
+    /**
+     * Whether a sampling answer's model-space values go from the file's space to glTF's: {@code coordinates=gltf} asked
+     * for ({@link #coordinates}; the file's space by default) and the model not in glTF's space already.
+     */
+    private static boolean toGltf(Exchange e, Model model) {
+        return coordinates(e.query("coordinates"), Coordinates.FILE) == Coordinates.GLTF && !model.space().isGltf();
+    }
+
     /** The sampling and root-motion parameters of the query string, resolved against {@code model}. */
     static Sampling sampling(Model model, Exchange e) {
         return Sampling.parse(model, query(e)).with(PostProcessing.parse(model, e.query("rootMotion"),
@@ -176,7 +184,7 @@ class SamplingRoutes implements ApiRoutes {
         if (space != null && !space.isEmpty() && !space.equals("local") && !space.equals("model")) {
             throw ApiException.badRequest("Invalid space", "space '" + space + "' is not one of local, model");
         }
-        Coordinates coordinates = coordinates(e.query("coordinates"), Coordinates.FILE);
+        boolean toGltf = toGltf(e, model);
         Sampling s = sampling.apply(model);
         Sampling.Evaluation evaluation = s.evaluation(model);
         Pose pose = evaluation.pose();
@@ -184,7 +192,7 @@ class SamplingRoutes implements ApiRoutes {
         int n = rig.nodeCount();
         boolean modelSpace = "model".equals(space);
         float[] modelMatrices = pose.modelMatrices();
-        if (modelSpace && coordinates == Coordinates.GLTF && !model.space().isGltf()) {
+        if (modelSpace && toGltf) {
             // local transforms are the file's (the conversion sits above the roots, as animated.glb's root node)
             modelMatrices = modelMatrices.clone();
             model.space().convertMatrices(modelMatrices);
@@ -293,7 +301,7 @@ class SamplingRoutes implements ApiRoutes {
         }
         Sampling.Evaluation evaluation = s.evaluation(model);
         float[] matrices = MeshPoser.skinningMatrices(skin, evaluation.pose().modelMatrices());
-        if (coordinates(e.query("coordinates"), Coordinates.FILE) == Coordinates.GLTF && !model.space().isGltf()) {
+        if (toGltf(e, model)) {
             // C · model(joint) · inverseBind: bind-shape vertices of the file to glTF's space, as glTF skins them
             // under animated.glb's conversion root (fresh matrices: converted in place)
             model.space().convertMatrices(matrices);
@@ -378,7 +386,7 @@ class SamplingRoutes implements ApiRoutes {
             return PosedGlb.response(id, model, s, "mesh-" + meshIndex + ".glb", io.posekit.export.Compression.NONE,
                     coordinates(e.query("coordinates"), Coordinates.GLTF), meshIndex);
         }
-        Coordinates coordinates = coordinates(e.query("coordinates"), Coordinates.FILE);
+        boolean toGltf = toGltf(e, model);
         MeshInstance mesh = model.meshes().get(meshIndex);
         Sampling.Evaluation evaluation = s.evaluation(model);
         Pose pose = evaluation.pose();
@@ -394,7 +402,7 @@ class SamplingRoutes implements ApiRoutes {
         } catch (NonRigidJointException x) {
             throw ApiException.notRigid(x, model, mesh.skin(), "");
         }
-        if (coordinates == Coordinates.GLTF && !model.space().isGltf()) {
+        if (toGltf) {
             PosedMeshes.convert(posed, model.space());
         }
         for (int p = 0; p < posed.size(); p++) {

@@ -33,9 +33,7 @@ class CoordinatesApiTest {
     @BeforeEach
     void upload() {
         client = new PosekitClient(port);
-        PosekitClient.Response r = client.upload("z-up.fbx", FbxTestFiles.skinnedBinaryInSpace(2, 1, 1, -1, 1.0));
-        assertThat(r.status()).as(r.toString()).isIn(200, 201);
-        base = "/api/v1/assets/" + r.json().get("id").asString();
+        base = client.uploadedAssetPath("z-up.fbx", FbxTestFiles.skinnedBinaryInSpace(2, 1, 1, -1, 1.0));
     }
 
     /** (x, y, z) cm Z-up → glTF metres Y-up, as the service computes it (double, then float). */
