@@ -17,10 +17,10 @@ import java.util.UUID;
  * One upload's files written to disk as their bytes arrive, before the repository stages them: one file per uploaded
  * file ({@code .spool-<uuid>-<n>}, in {@link AssetStore#spoolDirectory()}, which a store on a file system sets to its
  * own so that staging only renames; no directory of their own, since each new directory is an inode the file system
- * must find room for), each hashed (SHA-256) as it is written: by the writing thread, or behind it by a hashing
- * executor that reads back what was written (so that an event loop only writes, and the hashing runs where the
- * service's own priorities put it), but for a file's first {@value Hasher#INLINE_BYTES} bytes, which the writer hashes
- * itself while no task is behind (a small file costs less to hash than to hand over). Nothing of a body is held in
+ * must find room for), each hashed (SHA-256) as it is written: behind the writer by a hashing executor that reads
+ * back what was written (so that an event loop only writes, and the hashing runs where the service's own priorities
+ * put it), but for a file's first {@value Hasher#INLINE_BYTES} bytes, which the writer hashes itself while no task is
+ * behind (a small file costs less to hash than to hand over). Nothing of a body is held in
  * memory but the piece being written. The files become {@link SourceFile#onDisk} files read through the channels they
  * were written with, which stay open (and readable after a store has moved the file into place) until {@link #close()},
  * which also removes those still in the spool. Not thread-safe: one upload's bytes arrive in order on one thread.
@@ -50,22 +50,14 @@ public final class UploadSpool implements AutoCloseable {
     private boolean closed;
 
     /**
-     * A spool that will write its files in {@code parent} (created with the first file if need be), each hashed by the
-     * thread that writes it.
-     */
-    public UploadSpool(Path parent) {
-        this(parent, null);
-    }
-
-    /**
      * A spool that will write its files in {@code parent} (created with the first file if need be), each hashed on
      * {@code hashing} (one task at a time per file, reading back what was written) past its first
-     * {@value Hasher#INLINE_BYTES} bytes, or by the writing thread when {@code hashing} is {@code null}.
+     * {@value Hasher#INLINE_BYTES} bytes, which the writing thread hashes.
      */
     public UploadSpool(Path parent, java.util.concurrent.Executor hashing) {
         this.parent = parent;
         this.prefix = PREFIX + UUID.randomUUID() + "-";
-        this.hashing = hashing;
+        this.hashing = java.util.Objects.requireNonNull(hashing, "hashing");
     }
 
     /**
@@ -123,7 +115,6 @@ public final class UploadSpool implements AutoCloseable {
         private final String name;
         private final Path path;
         private final FileChannel channel;
-        private final MessageDigest sha;
         private final Hasher behind;
         private long size;
 
@@ -131,8 +122,7 @@ public final class UploadSpool implements AutoCloseable {
             this.name = name;
             this.path = path;
             this.channel = channel;
-            this.sha = hashing == null ? ContentId.newDigest() : null;
-            this.behind = hashing == null ? null : new Hasher(path, channel, hashing);
+            this.behind = new Hasher(path, channel, hashing);
         }
 
         /** The bytes written so far. */
@@ -146,8 +136,7 @@ public final class UploadSpool implements AutoCloseable {
          * @throws StoreUnavailableException when the disk refuses them (full, unmounted)
          */
         public void write(ByteBuffer piece) {
-            ByteBuffer hashed = sha != null || behind.mayHashInline(size + piece.remaining()) ? piece.duplicate()
-                    : null;
+            ByteBuffer hashed = behind.mayHashInline(size + piece.remaining()) ? piece.duplicate() : null;
             try {
                 while (piece.hasRemaining()) {
                     size += channel.write(piece);
@@ -155,9 +144,7 @@ public final class UploadSpool implements AutoCloseable {
             } catch (IOException e) {
                 throw new StoreUnavailableException("cannot write an upload to " + path + ": " + e.getMessage(), e);
             }
-            if (sha != null) {
-                sha.update(hashed);
-            } else if (hashed == null || !behind.hashInline(hashed, size)) {
+            if (hashed == null || !behind.hashInline(hashed, size)) {
                 behind.advance(size, false);
             }
         }
@@ -179,15 +166,8 @@ public final class UploadSpool implements AutoCloseable {
                     }
                 });
             }
-            java.util.function.Supplier<String> digest;
-            if (sha != null) {
-                String hex = HexFormat.of().formatHex(sha.digest());
-                digest = () -> hex;
-            } else {
-                behind.advance(size, true);
-                digest = behind::digest;
-            }
-            return SourceFile.onDisk(name, channel, Math.toIntExact(size), digest, path);
+            behind.advance(size, true);
+            return SourceFile.onDisk(name, channel, Math.toIntExact(size), behind::digest, path);
         }
     }
 

@@ -30,7 +30,7 @@ class UploadSpoolTest {
     void filesWrittenInPiecesReadBackWithTheirHashAndAreRemovedOnClose() throws Exception {
         byte[] content = new byte[3 * 1024 * 1024 + 17];
         new SplittableRandom(3).nextBytes(content);
-        UploadSpool spool = new UploadSpool(dir);
+        UploadSpool spool = new UploadSpool(dir, Runnable::run); // hashing tasks run on the writing thread
         UploadSpool.Writer writer = spool.create("model.glb");
         for (int at = 0; at < content.length; ) {
             int n = Math.min(content.length - at, 1 + at % 70_000);
