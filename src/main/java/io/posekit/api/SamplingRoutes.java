@@ -131,7 +131,7 @@ class SamplingRoutes implements ApiRoutes {
      * for ({@link #coordinates}; the file's space by default) and the model not in glTF's space already.
      */
     private static boolean toGltf(Exchange e, Model model) {
-        return coordinates(e.query("coordinates"), Coordinates.FILE) == Coordinates.GLTF && !model.space().isGltf();
+        return coordinates(e.query("coordinates"), Coordinates.FILE).converts(model.space());
     }
 
     /** The sampling and root-motion parameters of the query string, resolved against {@code model}. */

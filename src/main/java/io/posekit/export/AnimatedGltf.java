@@ -209,7 +209,7 @@ public final class AnimatedGltf {
         Map<Integer, List<int[]>> carriers = new LinkedHashMap<>();
         Set<Integer> animated = transformAnimated(clips);
         List<Integer> skinnedRoots = new ArrayList<>();
-        boolean convert = options.coordinates() == Coordinates.GLTF && !model.space().isGltf();
+        boolean convert = options.coordinates().converts(model.space());
         // a root above the rig's roots (the conversion, or the joints' missing common ancestor) makes no rig root a
         // scene root any more
         boolean extraRoot = convert || !commonRoots(model);

@@ -24,6 +24,11 @@ public enum Coordinates {
         return wireName;
     }
 
+    /** Whether values in a model's {@code space} change on the way to these coordinates: glTF's, and not already. */
+    public boolean converts(io.posekit.asset.ModelSpace space) {
+        return this == GLTF && !space.isGltf();
+    }
+
     /** The value named {@code name} ({@code file}, {@code gltf}), if any. */
     public static Optional<Coordinates> byWireName(String name) {
         for (Coordinates c : values()) {

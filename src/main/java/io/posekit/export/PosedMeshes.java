@@ -56,7 +56,7 @@ public final class PosedMeshes {
      */
     public static List<GlbWriter.PosedMesh> convert(List<GlbWriter.PosedMesh> meshes, ModelSpace space,
             Coordinates coordinates) {
-        if (coordinates == Coordinates.FILE || space.isGltf()) {
+        if (!coordinates.converts(space)) {
             return meshes;
         }
         for (GlbWriter.PosedMesh mesh : meshes) {
