@@ -246,7 +246,10 @@ public final class DirectoryAssetStore implements AssetStore {
         List<FileChannel> written = new ArrayList<>(files.size() + 2);
         try {
             Path filesDir = incoming.resolve(FILES);
-            Files.createDirectories(filesDir);
+            // not createDirectories: it tries the deepest first and walks up through an exception per missing level;
+            // and a store directory that is gone is an unavailable store, not one to make again
+            Files.createDirectory(incoming);
+            Files.createDirectory(filesDir);
             List<SourceFile> ordered = ContentId.canonicalOrder(files);
             for (int i = 0; i < ordered.size(); i++) {
                 written.add(DurableFiles.place(filesDir.resolve(Integer.toString(i)), ordered.get(i)));
@@ -263,7 +266,7 @@ public final class DirectoryAssetStore implements AssetStore {
                 dirs.add(incoming);
             }
             if (ref != null) {
-                Path refsDir = Files.createDirectories(incoming.resolve(REFS));
+                Path refsDir = Files.createDirectory(incoming.resolve(REFS));
                 written.add(DurableFiles.write(refsDir.resolve(Reference.tenantKey(ref.tenant()) + JSON), json.writeValueAsBytes(ref)));
                 dirs.add(refsDir);
             }
@@ -457,6 +460,11 @@ public final class DirectoryAssetStore implements AssetStore {
     private Optional<Reference> readReference(String tenant, String id) {
         Path file = root.resolve(id).resolve(REFS).resolve(Reference.tenantKey(tenant) + JSON);
         try {
+            if (!Files.exists(file)) {
+                // the usual answer for a new upload, told without an exception and its stack trace
+                requireRoot("cannot read a reference to asset " + id);
+                return Optional.empty();
+            }
             Reference r = json.readValue(Files.readAllBytes(file), Reference.class);
             return r.tenant().equals(tenant) && r.id().equals(id) ? Optional.of(r) : Optional.empty();
         } catch (java.nio.file.NoSuchFileException | java.nio.file.NotDirectoryException gone) {
