@@ -2,7 +2,8 @@
 # Upload + parse time of every conformance asset over HTTP, on posekit and (optionally) the peer.
 #   load/upload-bench.sh [posekit|peer|both]        (default posekit)
 # Starts the service fresh under `taskset -c SERVICE_CPUS` (1) with an empty store, runs load/lib/upload-bench.py
-# under `taskset -c CLIENT_CPUS` (0): WARMUPS (5) unrecorded then ROUNDS (7) recorded rounds, each round one raw
+# under `taskset -c CLIENT_CPUS` (0): WARMUPS (5: soon after start; warm needs 200 on one core, where C2 compiles for
+# over a minute) unrecorded then ROUNDS (7) recorded rounds, each round one raw
 # POST /api/v1/assets?filename=NAME (application/octet-stream) per asset on a kept-alive connection, timed until the
 # whole answer is read, then an untimed DELETE so that the next round's identical upload is new content (201: a
 # real parse and a durable store) again. Prints a markdown table of the median ms per asset, and for posekit the
