@@ -36,12 +36,6 @@ public final class UploadSpool implements AutoCloseable {
     /** The size past which a file's data is synced ahead of the store's sync ({@link Writer#finish()}). */
     static final int SYNC_AHEAD_BYTES = 1 << 16;
 
-    /**
-     * How far a writer gets ahead of its file's hashing before it starts a hashing task: some 170 µs of SHA-256, four
-     * network buffers.
-     */
-    static final int HAND_OFF_BYTES = 1 << 18;
-
     /** Where the fsyncs started at a file's last byte run: they only wait for the disk. */
     private static final java.util.concurrent.Executor SYNC_AHEAD = java.util.concurrent.Executors
             .newThreadPerTaskExecutor(Thread.ofVirtual().name("posekit-spool-sync-", 0).factory());
@@ -202,8 +196,6 @@ public final class UploadSpool implements AutoCloseable {
         private volatile long written;
         private volatile boolean last;
         private volatile boolean refused;
-        /** The size at which the writer last started (or found running) a task; the writer's alone. */
-        private long handedOff;
         /** Guards the digest, the count of bytes hashed and the read buffer: one thread hashes at a time. */
         private final Object lock = new Object();
         private final MessageDigest sha = ContentId.newDigest();
@@ -237,17 +229,9 @@ public final class UploadSpool implements AutoCloseable {
             }
         }
 
-        /**
-         * The writer has written {@code size} bytes, and when {@code finished} no more will come. A task is started
-         * only once {@link #HAND_OFF_BYTES} have been written since the last start (or at the end): each start wakes
-         * a thread, and where the service has one core each wake-up takes it from the writer and back.
-         */
+        /** The writer has written {@code size} bytes, and when {@code finished} no more will come. */
         void advance(long size, boolean finished) {
             written = size;
-            if (!finished && size - handedOff < HAND_OFF_BYTES) {
-                return;
-            }
-            handedOff = size;
             if (finished) {
                 last = true;
                 if (!scheduled.get()) {
@@ -304,8 +288,7 @@ public final class UploadSpool implements AutoCloseable {
                 // the writer may have written, or finished, after the catch-up and found this task still scheduled
                 boolean behind;
                 synchronized (lock) {
-                    // less than a hand-off behind, the writer starts the next task itself
-                    behind = !digest.isDone() && (written - hashed >= HAND_OFF_BYTES || last);
+                    behind = !digest.isDone() && (hashed < written || last);
                 }
                 if (!behind || !scheduled.compareAndSet(false, true)) {
                     return;

@@ -11,9 +11,7 @@ import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -166,14 +164,12 @@ class UploadSpoolTest {
             SourceFile file = writer.finish();
             assertThat(queued).isEmpty();
             assertThat(file.sha256()).isEqualTo(sha256(content, content.length));
-            // one byte more and the rest is a task's, started at the end: the writer hashed the first 64 KiB, the
-            // task reads the byte back
+            // one byte more and the rest is a task's: the writer hashed the first 64 KiB, the task reads the byte back
             UploadSpool.Writer larger = spool.create("larger.glb");
             larger.write(ByteBuffer.wrap(content));
             larger.write(ByteBuffer.wrap(new byte[] {7}));
-            assertThat(queued).isEmpty();
-            SourceFile big = larger.finish();
             assertThat(queued).hasSize(1);
+            SourceFile big = larger.finish();
             queued.poll().run();
             byte[] all = java.util.Arrays.copyOf(content, content.length + 1);
             all[content.length] = 7;
@@ -182,31 +178,13 @@ class UploadSpoolTest {
     }
 
     @Test
-    void aTaskStartsOnlyEveryHandOffBytes() throws Exception {
-        byte[] content = new byte[3 * UploadSpool.HAND_OFF_BYTES + 5];
-        new SplittableRandom(8).nextBytes(content);
-        java.util.ArrayDeque<Runnable> queued = new java.util.ArrayDeque<>();
-        List<Integer> startedAt = new ArrayList<>();
-        try (UploadSpool spool = new UploadSpool(dir, queued::add)) {
-            UploadSpool.Writer writer = spool.create("big.glb");
-            int tasks = 0;
-            for (int at = 0; at < content.length; ) {
-                int n = Math.min(content.length - at, 10_000);
-                writer.write(ByteBuffer.wrap(content, at, n));
-                at += n;
-                if (queued.size() > tasks) {
-                    startedAt.add(at);
-                    tasks = queued.size();
-                    queued.peekLast().run(); // caught up at once: the next start is a hand-off later
-                }
-            }
-            // the first once 256 KiB are written (the writer hashed the first 60,000 bytes itself), the next once
-            // 256 KiB more are: 270,000 + 262,144 is passed at 540,000
-            assertThat(startedAt).containsExactly(270_000, 540_000);
-            SourceFile file = writer.finish();
-            assertThat(queued).hasSize(3);
-            queued.peekLast().run();
-            assertThat(file.sha256()).isEqualTo(sha256(content, content.length));
+    void aMissingDirectoryIsMadeWithTheFirstFile() throws Exception {
+        Path parent = dir.resolve("not").resolve("yet");
+        try (UploadSpool spool = new UploadSpool(parent, Runnable::run)) {
+            UploadSpool.Writer writer = spool.create("m.glb");
+            writer.write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+            assertThat(writer.finish().sha256()).isEqualTo(sha256(new byte[] {1, 2, 3}, 3));
+            assertThat(spool.files()).singleElement().satisfies(p -> assertThat(p.getParent()).isEqualTo(parent));
         }
     }
 
