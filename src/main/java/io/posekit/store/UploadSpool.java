@@ -97,13 +97,11 @@ public final class UploadSpool implements AutoCloseable {
             Path path = parent.resolve(prefix + channels.size());
             FileChannel channel;
             try {
-                channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                        StandardOpenOption.WRITE);
+                channel = createNew(path);
             } catch (java.nio.file.NoSuchFileException noParent) {
                 // made only when missing: createDirectories on one that exists fails inside with an exception
                 Files.createDirectories(parent);
-                channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                        StandardOpenOption.WRITE);
+                channel = createNew(path);
             }
             channels.add(channel);
             paths.add(path);
@@ -111,6 +109,10 @@ public final class UploadSpool implements AutoCloseable {
         } catch (IOException e) {
             throw new StoreUnavailableException("cannot write an upload to " + parent + ": " + e.getMessage(), e);
         }
+    }
+
+    private static FileChannel createNew(Path path) throws IOException {
+        return FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
 
     /** One file being written: its bytes in order, then {@link #finish()}. */

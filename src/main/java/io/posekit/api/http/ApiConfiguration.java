@@ -41,6 +41,8 @@ class ApiConfiguration {
     static final List<String> PREFIXES = List.of("/api/", "/v3/api-docs", "/actuator/health", "/actuator/health/");
     /** Requests waiting for a worker beyond this are answered 503 with Retry-After. */
     static final int WORKER_QUEUE = 1024;
+    /** The most bytes of a body the decoder passes on at once: a read of the socket's worth. */
+    static final int BODY_PIECE_BYTES = 1 << 16;
 
     /**
      * A read timeout reaches both the request's body (answered 408) and the connection, whose copy Reactor drops: logged
@@ -171,9 +173,6 @@ class ApiConfiguration {
                 .allowPartialChunks(current.allowPartialChunks())
                 .maxChunkSize(BODY_PIECE_BYTES);
     }
-
-    /** The most bytes of a body the decoder passes on at once: a read of the socket's worth. */
-    static final int BODY_PIECE_BYTES = 1 << 16;
 
     /**
      * The server's own event loops, not Reactor Netty's global ones: an application context that closes (a replica
