@@ -158,8 +158,9 @@ public record PosekitProperties(@DefaultValue Cache cache, @DefaultValue Store s
      * @param threads Imports that may run at once (uploads and re-parses after cache eviction); 0 = one per core.
      * @param queue Imports that may wait for a thread, uploads and re-parses each (re-parses go first); beyond it
      *     the request is answered 503 with Retry-After.
-     * @param nice The parsing threads' nice value on Linux (0: the process's; up to 19: lower CPU priority), so that on
-     *     a busy core reads are answered before parses take their share.
+     * @param nice How many nice levels below the process the parsing threads run on Linux (0: as the process; up to
+     *     19, the result at most 19: lower CPU priority), so that on a busy core reads are answered before parses take
+     *     their share.
      */
     public record Parsing(@DefaultValue("0") int threads,
             @DefaultValue("16") int queue, @DefaultValue("10") int nice) {
