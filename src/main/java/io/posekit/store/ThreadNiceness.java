@@ -22,8 +22,9 @@ import java.util.Optional;
  * <p>Why relative to the process: the gap between the two kinds of thread is what ranks them, and a larger gap than
  * asked for inverts priorities. A parse thread that starts a garbage collection holds the JVM's heap lock until it
  * runs again after the collection, and every thread that allocates waits for it meanwhile; at nice 10 in a process
- * started at −15 (25 levels, a weight 265 times smaller) a GET's event loop waited 157 ms for it in a traced case. The main thread's value is the base, not the calling thread's: a pool thread started by a lowered thread
- * inherits its value and must not be lowered twice.
+ * started at −15 (25 levels, a weight 265 times smaller) a GET's event loop waited 157 ms for it in a traced case.
+ * The main thread's value is the base, not the calling thread's: a pool thread started by a lowered thread inherits
+ * its value and must not be lowered twice.
  */
 final class ThreadNiceness {
 
