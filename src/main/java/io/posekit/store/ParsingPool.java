@@ -85,8 +85,8 @@ public final class ParsingPool implements AutoCloseable {
     }
 
     /**
-     * A pool whose threads run at nice value {@code nice} (0: as the process; 1–19: lower, so that reads are answered
-     * first on a busy core — see {@link ThreadNiceness}).
+     * A pool whose threads run {@code nice} nice levels below the process (0: as the process; 1–19: lower, the value
+     * at most 19, so that reads are answered first on a busy core — see {@link ThreadNiceness}).
      */
     public ParsingPool(int threads, int queueCapacity, Duration parseTime, int nice, MeterRegistry meters) {
         if (threads < 1 || queueCapacity < 0 || parseTime.isNegative() || parseTime.isZero() || nice < 0
@@ -128,13 +128,14 @@ public final class ParsingPool implements AutoCloseable {
 
     /**
      * Where uploads are hashed as their bytes are written ({@link UploadSpool}), so that the event loops that receive
-     * them only write: as many threads as parse, at the same nice value, so that reads are answered first.
+     * them only write: as many threads as parse, as many nice levels below the process, so that reads are answered
+     * first.
      */
     public java.util.concurrent.Executor hashing() {
         return hashing;
     }
 
-    /** Daemon threads named {@code prefix}1, 2, … that run at nice value {@code nice} (0: as the process). */
+    /** Daemon threads named {@code prefix}1, 2, … that run {@code nice} nice levels below the process (0: as it). */
     private static ThreadFactory threads(String prefix, int nice) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
