@@ -32,8 +32,9 @@ import tools.jackson.databind.json.JsonMapper;
  * upload is staged ({@link #stage}: a synced {@code .incoming-*} directory, while it is parsed), committed by an
  * atomic rename ({@link #commit}) and, when a crash undid that rename, published again at start-up
  * ({@link IncomingRecovery}); docs/design.md ("An upload's way to the disk") tells the whole story. Start-up removes
- * the other temporaries a crash can leave: spooled files ({@code .spool-*}), deletions ({@code .deleted-*}), health
- * probes ({@code .health-*}, see {@link StoreHealthIndicator}).
+ * the other temporaries a crash can leave: spooled files ({@code .spool-*}), deletions ({@code .deleted-*}), emptied
+ * directories kept for the next uploads ({@code .spare-*}, see {@link SpareDirectories}), health probes
+ * ({@code .health-*}, see {@link StoreHealthIndicator}).
  *
  * <p>Reads verify an asset's files against its id ({@link ContentId}): a missing file, content that no longer hashes to
  * the id or an unreadable manifest marks it corrupt ({@link CorruptAssetException}, logged once) until it is deleted or
@@ -60,7 +61,9 @@ public final class DirectoryAssetStore implements AssetStore {
      * incoming directory that may hold an acknowledged upload (see {@link #recover}).
      */
     private static final List<String> TEMPORARY_PREFIXES = List.of(INCOMING, ".deleted-", ".health-",
-            UploadSpool.PREFIX);
+            UploadSpool.PREFIX, SpareDirectories.PREFIX);
+    /** How many emptied asset directories an unshared store keeps for the next uploads ({@link SpareDirectories}). */
+    private static final int SPARE_DIRECTORIES = 64;
 
     /**
      * How the store makes a directory's entries durable (new files, renames into and out of it): fsync(2) on the
@@ -95,6 +98,8 @@ public final class DirectoryAssetStore implements AssetStore {
     private final GroupSync rootSync;
     /** The incoming directories found at start-up that may hold an acknowledged upload. */
     private final IncomingRecovery recovery;
+    /** Emptied asset directories for the next uploads' staging (none kept when the directory is shared). */
+    private final SpareDirectories spares;
 
     /**
      * Opens (creating if needed) the store at {@code root}, used by this process alone, and indexes what it holds.
@@ -126,6 +131,7 @@ public final class DirectoryAssetStore implements AssetStore {
         this.known = new KnownAssets(revalidate, System::nanoTime);
         this.refs = new KnownReferences(revalidate, System::nanoTime);
         this.shared = shared;
+        this.spares = new SpareDirectories(this.root, List.of(FILES, REFS), shared ? 0 : SPARE_DIRECTORIES);
         this.recovery = new IncomingRecovery(this.root, known, refs, rootSync, new IncomingRecovery.Reader() {
             @Override
             public StoredAsset manifest(Path dir) throws IOException {
@@ -246,10 +252,7 @@ public final class DirectoryAssetStore implements AssetStore {
         List<FileChannel> written = new ArrayList<>(files.size() + 2);
         try {
             Path filesDir = incoming.resolve(FILES);
-            // not createDirectories: it tries the deepest first and walks up through an exception per missing level;
-            // and a store directory that is gone is an unavailable store, not one to make again
-            Files.createDirectory(incoming);
-            Files.createDirectory(filesDir);
+            spares.make(incoming); // with empty files and refs directories
             List<SourceFile> ordered = ContentId.canonicalOrder(files);
             for (int i = 0; i < ordered.size(); i++) {
                 written.add(DurableFiles.place(filesDir.resolve(Integer.toString(i)), ordered.get(i)));
@@ -266,7 +269,7 @@ public final class DirectoryAssetStore implements AssetStore {
                 dirs.add(incoming);
             }
             if (ref != null) {
-                Path refsDir = Files.createDirectory(incoming.resolve(REFS));
+                Path refsDir = incoming.resolve(REFS);
                 written.add(DurableFiles.write(refsDir.resolve(Reference.tenantKey(ref.tenant()) + JSON), json.writeValueAsBytes(ref)));
                 dirs.add(refsDir);
             }
@@ -281,7 +284,16 @@ public final class DirectoryAssetStore implements AssetStore {
 
     @Override
     public void discard(Staged staged) {
-        DurableFiles.deleteQuietly(own(staged).incoming());
+        recycleQuietly(own(staged).incoming());
+    }
+
+    /** Empties a directory no reader reaches any more and keeps it for a next upload, or removes it. */
+    private void recycleQuietly(Path dir) {
+        try {
+            spares.recycle(dir);
+        } catch (IOException e) {
+            log.warn("could not remove {}: {}", dir, e.toString());
+        }
     }
 
     /**
@@ -548,7 +560,7 @@ public final class DirectoryAssetStore implements AssetStore {
                     rootSync.sync();
                     return Removal.REFERENCE;
                 }
-                DurableFiles.deleteTree(trash);
+                spares.recycle(trash);
                 known.forget(id);
                 refs.forgetAsset(id);
                 return Removal.ASSET;
@@ -752,7 +764,7 @@ public final class DirectoryAssetStore implements AssetStore {
         }
         // without it a crash could bring the acknowledged-deleted asset back (the rename undone)
         rootSync.sync();
-        DurableFiles.deleteTree(trash);
+        spares.recycle(trash);
         return true;
     }
 

@@ -139,7 +139,7 @@ class AssetRepositoryTest {
 
         AssetRepository restarted = repository(1 << 20);
         assertThat(restarted.recoverUploads()).containsExactly(added.asset().meta());
-        assertThat(dir.toFile().list()).containsExactly(id);
+        assertThat(DirectoryAssetStoreTest.entries(dir)).containsExactly(id);
         assertThat(restarted.reference("acme", id)).contains(added.reference());
         assertThat(restarted.list("acme")).containsExactly(added.reference());
         assertThat(restarted.find("acme", id).orElseThrow().model().clips().getFirst().name()).isEqualTo("Bend");
@@ -171,7 +171,7 @@ class AssetRepositoryTest {
         assertThatThrownBy(() -> repo.add(Reference.DEFAULT_TENANT, List.of(new SourceFile("bad.glb", new byte[] {1, 2, 3}))))
                 .isInstanceOf(ImportException.class);
         assertThat(repo.list()).isEmpty();
-        assertThat(dir.toFile().list()).isEmpty();
+        assertThat(DirectoryAssetStoreTest.entries(dir)).isEmpty();
         assertThat(meters.get("posekit.upload.size").tag("outcome", "rejected").summary().count()).isEqualTo(1);
         assertThat(meters.get("posekit.import.duration").tags("format", "unknown", "outcome", "invalid").timer().count())
                 .isEqualTo(1);
@@ -244,7 +244,7 @@ class AssetRepositoryTest {
         assertThat(results.stream().filter(AssetRepository.Added::created)).hasSize(1);
         assertThat(results).extracting(a -> a.asset().meta()).containsOnly(results.getFirst().asset().meta());
         assertThat(repo.list()).hasSize(1);
-        assertThat(dir.toFile().list()).containsExactly(ContentId.of(files));
+        assertThat(DirectoryAssetStoreTest.entries(dir)).containsExactly(ContentId.of(files));
         assertThat(meters.get("posekit.import.duration").tags("source", "upload").timer().count()).isEqualTo(1);
     }
 

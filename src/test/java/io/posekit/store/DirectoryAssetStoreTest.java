@@ -56,6 +56,37 @@ class DirectoryAssetStoreTest {
     }
 
     @Test
+    void aDeletedAssetsDirectoryIsTheNextUploadsAndItsOldContentIsGone() throws IOException {
+        List<SourceFile> files = List.of(file("b.bin", "xyz"), file("a.gltf", "{}"));
+        StoredAsset meta = meta(files);
+        DirectoryAssetStore store = new DirectoryAssetStore(dir);
+        store.save(meta, files, Refs.of(meta));
+        Object inode = Files.getAttribute(dir.resolve(meta.id()), "unix:ino");
+        store.delete(meta.id());
+
+        List<SourceFile> other = List.of(file("c.glb", "glTF"));
+        StoredAsset next = meta(other);
+        store.save(next, other, Refs.of(next));
+        assertThat(Files.getAttribute(dir.resolve(next.id()), "unix:ino")).isEqualTo(inode);
+        assertThat(spares(dir)).isEmpty();
+        assertThat(dir.resolve(next.id()).resolve("files").toFile().list()).containsExactly("0");
+        assertThat(dir.resolve(next.id()).resolve("refs").toFile().list()).hasSize(1);
+        assertThat(new DirectoryAssetStore(dir).readFiles(next.id())).contains(other);
+        assertThat(new DirectoryAssetStore(dir).find(meta.id())).isEmpty();
+    }
+
+    @Test
+    void aSharedStoreKeepsNoSpareDirectory() {
+        // another replica's start-up removes temporaries older than an hour: a spare could go while this one holds it
+        List<SourceFile> files = List.of(file("a.glb", "glTF"));
+        StoredAsset meta = meta(files);
+        DirectoryAssetStore shared = new DirectoryAssetStore(dir, true, java.time.Duration.ofSeconds(10));
+        shared.save(meta, files, Refs.of(meta));
+        shared.delete(meta.id());
+        assertThat(dir.toFile().list()).isEmpty();
+    }
+
+    @Test
     void savingTheSameContentTwiceKeepsTheFirst() {
         List<SourceFile> files = List.of(file("a.glb", "glTF"));
         StoredAsset first = meta(files);
@@ -85,6 +116,7 @@ class DirectoryAssetStoreTest {
         Files.writeString(dir.resolve(".health-4711.probe"), "");
         Files.createDirectories(dir.resolve(".deleted-123/files"));
         Files.writeString(dir.resolve(".deleted-123/files/0"), "deleted");
+        Files.createDirectories(dir.resolve(SpareDirectories.PREFIX + "456/refs"));
         new DirectoryAssetStore(dir);
         assertThat(dir.toFile().list()).isEmpty();
     }
@@ -133,12 +165,15 @@ class DirectoryAssetStoreTest {
                 ".incoming-* holding [.incoming-*]",
                 ".incoming-*/refs holding [.incoming-*]",
                 "<root> holding [.incoming-*]");
-        assertThat(dir.toFile().list()).containsExactly(meta.id());
+        assertThat(entries(dir)).containsExactly(meta.id());
 
         syncs.clear();
         store.delete(meta.id());
         assertThat(syncs).containsExactly("<root> holding [.deleted-*]");
-        assertThat(dir.toFile().list()).isEmpty();
+        assertThat(entries(dir)).isEmpty();
+        // emptied, its directory is kept for the next upload: no sync, nothing of the asset in it
+        assertThat(spares(dir)).singleElement().satisfies(spare -> assertThat(
+                dir.resolve(spare).toFile().list()).containsExactlyInAnyOrder("files", "refs"));
     }
 
     @Test
@@ -227,7 +262,7 @@ class DirectoryAssetStoreTest {
         StoredAsset meta = meta(files);
         assertThatThrownBy(() -> store.stage(meta, files)).isInstanceOf(StoreUnavailableException.class)
                 .hasMessage("cannot store asset " + meta.id()).hasRootCauseMessage("EIO");
-        assertThat(dir.toFile().list()).isEmpty();
+        assertThat(entries(dir)).isEmpty();
         assertThat(store.find(meta.id())).isEmpty();
     }
 
@@ -248,14 +283,14 @@ class DirectoryAssetStoreTest {
         // the incoming directory could not be synced: nothing is left behind
         assertThatThrownBy(() -> store.save(meta, files, Refs.of(meta))).isInstanceOf(UncheckedIOException.class)
                 .hasMessage("cannot store asset " + meta.id()).hasRootCauseMessage("EIO");
-        assertThat(dir.toFile().list()).isEmpty();
+        assertThat(entries(dir)).isEmpty();
 
         // the store directory, holding the incoming directory's name, could not be synced: the same
         failIncoming.set(false);
         assertThatThrownBy(() -> store.save(meta, files, Refs.of(meta))).isInstanceOf(StoreUnavailableException.class)
                 .hasMessage("cannot store asset " + meta.id()).hasRootCauseMessage("EIO");
         assertThat(store.list()).isEmpty();
-        assertThat(dir.toFile().list()).isEmpty();
+        assertThat(entries(dir)).isEmpty();
 
         // shared, the rename is synced after it: renamed into place but not synced is not acknowledged, so renamed
         // away again
@@ -264,13 +299,13 @@ class DirectoryAssetStoreTest {
                 .hasMessage("cannot store asset " + meta.id()).hasRootCauseMessage("EIO");
         assertThat(shared.find(meta.id())).isEmpty();
         assertThat(shared.list()).isEmpty();
-        assertThat(dir.toFile().list()).isEmpty();
+        assertThat(entries(dir)).isEmpty();
 
         // saving again writes it once more, and acknowledges it once the syncs succeed
         failRoot.set(false);
         assertThat(store.save(meta, files, Refs.of(meta))).isEqualTo(meta);
         assertThat(store.list()).containsExactly(meta);
-        assertThat(dir.toFile().list()).containsExactly(meta.id());
+        assertThat(entries(dir)).containsExactly(meta.id());
         assertThat(new DirectoryAssetStore(dir).find(meta.id())).contains(meta);
     }
 
@@ -279,6 +314,20 @@ class DirectoryAssetStoreTest {
         byte[] bytes = Files.readAllBytes(file);
         bytes[offset] ^= 0x10;
         Files.write(file, bytes);
+    }
+
+    /** The names in a store directory but its spare directories ({@link SpareDirectories}), sorted. */
+    static List<String> entries(Path dir) {
+        String[] names = dir.toFile().list();
+        return java.util.Arrays.stream(names == null ? new String[0] : names)
+                .filter(n -> !n.startsWith(SpareDirectories.PREFIX)).sorted().toList();
+    }
+
+    /** The spare directories in a store directory. */
+    static List<String> spares(Path dir) {
+        String[] names = dir.toFile().list();
+        return java.util.Arrays.stream(names == null ? new String[0] : names)
+                .filter(n -> n.startsWith(SpareDirectories.PREFIX)).toList();
     }
 
     static List<String> leftovers(Path dir) throws IOException {
@@ -389,7 +438,7 @@ class DirectoryAssetStoreTest {
             threads.shutdownNow();
         }
         assertThat(store.list()).hasSize(1);
-        assertThat(dir.toFile().list()).containsExactly(ContentId.of(files));
+        assertThat(entries(dir)).containsExactly(ContentId.of(files));
     }
 
     @Test
@@ -403,7 +452,7 @@ class DirectoryAssetStoreTest {
         one.save(first, files, Refs.of(first));
         StoredAsset second = new StoredAsset(first.id(), "other.glb", "gltf", 4, Instant.now(), first.files());
         assertThat(two.save(second, files, Refs.of(second))).isEqualTo(first);
-        assertThat(dir.toFile().list()).containsExactly(first.id());
+        assertThat(entries(dir)).containsExactly(first.id());
     }
 
     /** Staged files are invisible until committed; discarded or left by a crash, they disappear. */
@@ -415,22 +464,22 @@ class DirectoryAssetStoreTest {
         AssetStore.Staged discarded = store.stage(meta.id(), files);
         assertThat(store.find(meta.id())).isEmpty();
         assertThat(store.list()).isEmpty();
-        assertThat(dir.toFile().list()).singleElement().asString().startsWith(".incoming-");
+        assertThat(entries(dir)).singleElement().asString().startsWith(".incoming-");
         store.discard(discarded);
-        assertThat(dir.toFile().list()).isEmpty();
+        assertThat(entries(dir)).isEmpty();
 
         AssetStore.Staged wrongId = store.stage("0".repeat(64), files);
         assertThatThrownBy(() -> store.commit(wrongId, meta, Refs.of(meta))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("files staged for " + "0".repeat(64) + " cannot be stored as " + meta.id());
-        assertThat(dir.toFile().list()).isEmpty();
+        assertThat(entries(dir)).isEmpty();
 
         store.stage(meta.id(), files); // never committed: as after a crash
         assertThat(store.commit(store.stage(meta.id(), files), meta, Refs.of(meta))).isEqualTo(meta);
         // a second commit of the same content keeps the first and removes its own staged files
         assertThat(store.commit(store.stage(meta.id(), files), meta, Refs.of(meta))).isSameAs(store.find(meta.id()).orElseThrow());
-        assertThat(dir.toFile().list()).hasSize(2).contains(meta.id());
+        assertThat(entries(dir)).hasSize(2).contains(meta.id());
         assertThat(new DirectoryAssetStore(dir).list()).containsExactly(meta);
-        assertThat(dir.toFile().list()).containsExactly(meta.id());
+        assertThat(entries(dir)).containsExactly(meta.id());
     }
 
     @Test
