@@ -2,6 +2,7 @@ package io.posekit.api;
 
 import io.posekit.api.http.ApiException;
 import io.posekit.asset.Model;
+import io.posekit.math.ArrayChecks;
 import io.posekit.sampling.Pose;
 import org.springframework.http.HttpStatus;
 
@@ -42,12 +43,7 @@ final class FiniteValues {
     }
 
     private static boolean finite(float[] a, int from, int length) {
-        for (int k = from; k < from + length; k++) {
-            if (!Float.isFinite(a[k])) {
-                return false;
-            }
-        }
-        return true;
+        return ArrayChecks.firstNonFinite(a, from, from + length) < 0;
     }
 
     private static String name(Model model, int node) {

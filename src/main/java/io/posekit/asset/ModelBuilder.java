@@ -5,6 +5,7 @@ import io.posekit.clip.Interpolation;
 import io.posekit.clip.NodeTransformTrack;
 import io.posekit.clip.Track;
 import io.posekit.clip.TrackProperty;
+import io.posekit.math.ArrayChecks;
 import io.posekit.math.Matrices;
 import io.posekit.math.Quaternions;
 import io.posekit.rig.Rig;
@@ -284,13 +285,9 @@ public final class ModelBuilder {
      * answered as the string "NaN" in JSON). Not every importer checks every attribute it decodes; all pass here.
      */
     private static void requireFinite(float[] values, int perVertex, String what) {
-        if (values == null) {
-            return;
-        }
-        for (int i = 0; i < values.length; i++) {
-            if (!Float.isFinite(values[i])) {
-                throw ImportException.invalid(what + i / perVertex + " is not finite");
-            }
+        int bad = ArrayChecks.firstNonFinite(values);
+        if (bad >= 0) {
+            throw ImportException.invalid(what + bad / perVertex + " is not finite");
         }
     }
 

@@ -7,6 +7,7 @@ import io.posekit.asset.ImportScene;
 import io.posekit.clip.Interpolation;
 import io.posekit.clip.Track;
 import io.posekit.clip.TrackProperty;
+import io.posekit.math.ArrayChecks;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
@@ -156,11 +157,9 @@ final class AnimationDecoder {
             }
         }
         float[] values = accessors.floats(output);
-        for (int i = 0; i < values.length; i++) {
-            if (!Float.isFinite(values[i])) {
-                throw ImportException.invalid(where + ": output " + output.describe() + " value " + i
-                        + " is not finite");
-            }
+        int bad = ArrayChecks.firstNonFinite(values);
+        if (bad >= 0) {
+            throw ImportException.invalid(where + ": output " + output.describe() + " value " + bad + " is not finite");
         }
         try {
             return new Track(node, property, interpolation, components, times, values);

@@ -5,6 +5,7 @@ import io.posekit.asset.DecodeBudget;
 import io.posekit.asset.ImportException;
 import io.posekit.asset.ImportWarnings;
 import io.posekit.asset.VertexColors;
+import io.posekit.math.ArrayChecks;
 import io.posekit.skinning.MorphTargets;
 import io.posekit.skinning.Primitive;
 import io.posekit.skinning.PrimitiveMode;
@@ -221,11 +222,10 @@ final class MeshDecoder {
             }
         }
         float[] positions = accessors.floats(position);
-        for (int i = 0; i < positions.length; i++) {
-            if (!Float.isFinite(positions[i])) {
-                throw ImportException.invalid(where + ": POSITION " + position.describe() + " vertex " + i / 3
-                        + " is not finite");
-            }
+        int bad = ArrayChecks.firstNonFinite(positions);
+        if (bad >= 0) {
+            throw ImportException.invalid(where + ": POSITION " + position.describe() + " vertex " + bad / 3
+                    + " is not finite");
         }
         float[] normals = names.contains("NORMAL") ? accessors.floats(attribute(attributes, "NORMAL", where)) : null;
         float[] tangents = names.contains("TANGENT") ? accessors.floats(attribute(attributes, "TANGENT", where)) : null;
@@ -238,12 +238,10 @@ final class MeshDecoder {
         if (Json.has(prim, "indices")) {
             Accessor ia = accessors.require(Json.reqInt(prim, "indices", where), AccessorUsage.INDICES, "indices", where);
             indices = accessors.ints(ia);
-            for (int i = 0; i < indices.length; i++) {
-                long v = Integer.toUnsignedLong(indices[i]);
-                if (v >= vertexCount) {
-                    throw ImportException.invalid(where + ": index " + i + " = " + v + " is out of range for "
-                            + vertexCount + " vertices");
-                }
+            int i = ArrayChecks.firstUnsignedAtLeast(indices, vertexCount);
+            if (i >= 0) {
+                throw ImportException.invalid(where + ": index " + i + " = " + Integer.toUnsignedLong(indices[i])
+                        + " is out of range for " + vertexCount + " vertices");
             }
         }
         int sets = influenceSets(joints, weights, where);
