@@ -3,8 +3,8 @@ package io.posekit.math;
 /**
  * Whole-array checks of imported and computed data, written so that C2 vectorizes them: no branch per element, the
  * offender searched for only when the array has one. Why: an import checks every float it decodes for finiteness and
- * every index against its bound (checked by loops that left at the
- * first offender: 23 % of BrainStem's parse, docs/performance.md).
+ * every index against its bound, and loops that left at the first offender were 23 % of BrainStem's parse
+ * (docs/performance.md).
  */
 public final class ArrayChecks {
 
